@@ -1,0 +1,1 @@
+//! Example MCP servers (placeholder while the example server is written).

@@ -1,0 +1,1 @@
+//! mcp-assured (placeholder while the client is written).
