@@ -1,1 +1,48 @@
-//! mcp-assured (placeholder while the client is written).
+//! # mcp-assured
+//!
+//! A test harness for [Model Context Protocol](https://modelcontextprotocol.io) servers: a
+//! fluent async client that speaks every MCP transport, built on the official Rust SDK
+//! ([rmcp](https://docs.rs/rmcp)).
+//!
+//! ```no_run
+//! # async fn demo() -> mcp_assured::Result<()> {
+//! use mcp_assured::McpAssured;
+//! use serde_json::json;
+//!
+//! // streamable HTTP (the path defaults to /mcp)
+//! let client = McpAssured::client()
+//!     .base_uri("http://127.0.0.1:3001")
+//!     .bearer_token("secret")
+//!     .build()
+//!     .await?;
+//! let result = client.call_tool("echo", json!({"message": "hi"})).await?;
+//! assert_eq!(result.is_error, Some(false));
+//! client.close().await?;
+//! # Ok(()) }
+//! ```
+//!
+//! The same client reaches a stdio server with `.command("node").arg("server.js")`, the
+//! older HTTP+SSE transport with a base URI ending in `/sse` (or `.sse()`), and an rmcp
+//! server in the test's own process with `.service(MyServer::new())`.
+//!
+//! Failures are one [`Error`] type whose messages say what happened: the HTTP status and
+//! `WWW-Authenticate` challenge of a refused connection, the JSON-RPC code of a rejected
+//! request, the request that timed out, the exit status and stderr of a server that died,
+//! the exact line of a server that printed junk on stdout.
+
+mod client;
+mod error;
+mod secret;
+mod transport;
+
+pub use client::{
+    ClientBuilder, DEFAULT_TIMEOUT, FromServerResult, IntoAnswer, LogMessage, McpAssured,
+    McpClient, Notification, PendingRequest, Progress, ServerInfo, ServerRequest,
+};
+pub use error::{Error, Result, code};
+pub use secret::Secret;
+
+/// The rmcp crate this harness is built on, for writing in-process servers.
+pub use rmcp;
+/// The MCP data types (tools, resources, prompts, results, ...), from rmcp.
+pub use rmcp::model;

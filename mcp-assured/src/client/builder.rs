@@ -1,0 +1,466 @@
+//! `McpAssured::client()`: where the server is, how to authenticate, how long to wait, and
+//! how to answer the server's own requests. `build()` connects and initializes.
+
+use std::{
+    ffi::OsString,
+    path::PathBuf,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
+
+use rmcp::{
+    RoleServer, Service,
+    model::{
+        ClientCapabilities, ClientConfig, CreateMessageRequestParams, CreateMessageResult,
+        ElicitRequestParams, ElicitResult, Implementation, ProtocolVersion, Root,
+    },
+};
+use serde_json::json;
+
+use super::{
+    McpClient, connect,
+    handler::Harness,
+    server_requests::{Answers, IntoAnswer, answer},
+};
+use crate::{
+    Error, Result, Secret,
+    transport::{
+        Target,
+        http::{Auth, HttpSettings},
+        in_process::InProcessServer,
+        stdio::StdioCommand,
+    },
+};
+
+/// The default time a request (and the connection handshake) may take.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The streamable HTTP path used when a base URI has none.
+const DEFAULT_MCP_PATH: &str = "/mcp";
+/// The HTTP+SSE path used with `.sse()` when a base URI has none.
+const DEFAULT_SSE_PATH: &str = "/sse";
+
+/// The entry point of the harness.
+///
+/// ```no_run
+/// # async fn demo() -> mcp_assured::Result<()> {
+/// use mcp_assured::McpAssured;
+/// let client = McpAssured::client()
+///     .base_uri("http://127.0.0.1:3001")
+///     .bearer_token("secret")
+///     .build()
+///     .await?;
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct McpAssured;
+
+impl McpAssured {
+    /// Starts configuring a client.
+    pub fn client() -> ClientBuilder {
+        ClientBuilder::default()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum HttpKind {
+    StreamableHttp,
+    Sse,
+}
+
+/// Configures a [`McpClient`]; [`build`](ClientBuilder::build) connects.
+///
+/// Choose one server: [`base_uri`](Self::base_uri) (HTTP), [`command`](Self::command)
+/// (a child process on stdio) or [`service`](Self::service) (an rmcp server in this
+/// process).
+#[must_use = "a ClientBuilder does nothing until `.build().await`"]
+#[derive(Debug)]
+pub struct ClientBuilder {
+    base_uri: Option<String>,
+    http_kind: Option<HttpKind>,
+    http: HttpSettings,
+    command: Option<StdioCommand>,
+    service: Option<InProcessServer>,
+    timeout: Duration,
+    protocol_version: ProtocolVersion,
+    client_info: Implementation,
+    answers: Answers,
+    /// Misuse found by the setters, reported by `build()` so chains stay fluent.
+    problems: Vec<String>,
+}
+
+impl Default for ClientBuilder {
+    fn default() -> Self {
+        ClientBuilder {
+            base_uri: None,
+            http_kind: None,
+            http: HttpSettings::default(),
+            command: None,
+            service: None,
+            timeout: DEFAULT_TIMEOUT,
+            // The newest version with the `initialize` handshake and server→client requests;
+            // what almost every server speaks today.
+            protocol_version: ProtocolVersion::LATEST_WITH_INITIALIZE,
+            client_info: Implementation::new("mcp-assured", env!("CARGO_PKG_VERSION")),
+            answers: Answers::default(),
+            problems: Vec::new(),
+        }
+    }
+}
+
+impl ClientBuilder {
+    /// The server's HTTP address. A URI without a path gets `/mcp` (streamable HTTP); a path
+    /// ending in `/sse` selects the older HTTP+SSE transport.
+    pub fn base_uri(mut self, uri: impl Into<String>) -> Self {
+        self.base_uri = Some(uri.into());
+        self
+    }
+
+    /// Forces the older HTTP+SSE transport (protocol 2024-11-05), whatever the path; a
+    /// URI without a path gets `/sse`.
+    pub fn sse(mut self) -> Self {
+        self.http_kind = Some(HttpKind::Sse);
+        self
+    }
+
+    /// Forces streamable HTTP, even for a path ending in `/sse`.
+    pub fn streamable_http(mut self) -> Self {
+        self.http_kind = Some(HttpKind::StreamableHttp);
+        self
+    }
+
+    /// Sends `Authorization: Bearer <token>` with every HTTP request. The token never
+    /// appears in `Debug` output or errors.
+    pub fn bearer_token(mut self, token: impl Into<String>) -> Self {
+        self.http.auth = Some(Auth::Bearer(Secret::new(token)));
+        self
+    }
+
+    /// Alias of [`bearer_token`](Self::bearer_token), as in RestAssured's `accessToken`.
+    pub fn access_token(self, token: impl Into<String>) -> Self {
+        self.bearer_token(token)
+    }
+
+    /// Sends HTTP basic authentication with every request.
+    pub fn basic_auth(mut self, user: impl Into<String>, password: impl Into<String>) -> Self {
+        self.http.auth = Some(Auth::Basic {
+            user: user.into(),
+            password: Secret::new(password),
+        });
+        self
+    }
+
+    /// Adds a header to every HTTP request. Values are treated as secrets.
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.http.headers.push((name.into(), Secret::new(value)));
+        self
+    }
+
+    /// How long each request, and the connection handshake, may take (default 30 s).
+    /// Override it for single calls with [`McpClient::with_timeout`].
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Runs the server as a child process speaking MCP on stdin/stdout.
+    pub fn command(mut self, program: impl Into<OsString>) -> Self {
+        self.command = Some(StdioCommand {
+            program: program.into(),
+            ..self.command.take().unwrap_or_default()
+        });
+        self
+    }
+
+    /// Adds an argument to the [`command`](Self::command).
+    pub fn arg(mut self, arg: impl Into<OsString>) -> Self {
+        self.stdio().args.push(arg.into());
+        self
+    }
+
+    /// Adds arguments to the [`command`](Self::command).
+    pub fn args<I, A>(mut self, args: I) -> Self
+    where
+        I: IntoIterator<Item = A>,
+        A: Into<OsString>,
+    {
+        self.stdio().args.extend(args.into_iter().map(Into::into));
+        self
+    }
+
+    /// Sets an environment variable of the [`command`](Self::command). Values are never
+    /// printed.
+    pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
+        self.stdio().env.push((key.into(), value.into()));
+        self
+    }
+
+    /// Removes an inherited environment variable from the [`command`](Self::command).
+    pub fn env_remove(mut self, key: impl Into<OsString>) -> Self {
+        self.stdio().env_remove.push(key.into());
+        self
+    }
+
+    /// The working directory of the [`command`](Self::command).
+    pub fn current_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.stdio().current_dir = Some(dir.into());
+        self
+    }
+
+    /// Runs an rmcp server (any `ServerHandler`) in this process, joined to the client by
+    /// an in-memory pipe: no port, no process.
+    pub fn service<S: Service<RoleServer>>(mut self, server: S) -> Self {
+        self.service = Some(InProcessServer::new(server));
+        self
+    }
+
+    /// Pins the protocol version offered in `initialize` (default `2025-11-25`). The version
+    /// the server chose is [`McpClient::protocol_version`].
+    pub fn protocol_version(mut self, version: impl AsRef<str>) -> Self {
+        let version = version.as_ref();
+        match ProtocolVersion::KNOWN_VERSIONS
+            .iter()
+            .find(|known| known.as_str() == version)
+        {
+            Some(known) => self.protocol_version = known.clone(),
+            None => self.problems.push(format!(
+                "unknown protocol version `{version}`; known: {}",
+                ProtocolVersion::KNOWN_VERSIONS
+                    .iter()
+                    .map(|v| v.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+        self
+    }
+
+    /// The `clientInfo` sent in `initialize` (default `mcp-assured` and its version).
+    pub fn client_info(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.client_info = Implementation::new(name, version);
+        self
+    }
+
+    /// Answers `sampling/createMessage` requests, and advertises the `sampling` capability.
+    /// The closure returns a `CreateMessageResult`, or `Err(ErrorData)` to refuse.
+    pub fn on_sampling<F, A>(mut self, answer_with: F) -> Self
+    where
+        F: Fn(&CreateMessageRequestParams) -> A + Send + Sync + 'static,
+        A: IntoAnswer<CreateMessageResult>,
+    {
+        self.answers.sampling = Some(answer(answer_with));
+        self
+    }
+
+    /// Answers `elicitation/create` requests, and advertises the `elicitation` capability
+    /// (form and URL modes). The closure returns an `ElicitResult`, or `Err(ErrorData)`.
+    pub fn on_elicitation<F, A>(mut self, answer_with: F) -> Self
+    where
+        F: Fn(&ElicitRequestParams) -> A + Send + Sync + 'static,
+        A: IntoAnswer<ElicitResult>,
+    {
+        self.answers.elicitation = Some(answer(answer_with));
+        self
+    }
+
+    /// Answers `roots/list` with these roots, and advertises the `roots` capability.
+    /// Change them later with [`McpClient::set_roots`].
+    pub fn roots<I: IntoIterator<Item = Root>>(mut self, roots: I) -> Self {
+        self.answers.roots = Some(Arc::new(Mutex::new(roots.into_iter().collect())));
+        self
+    }
+
+    /// Connects, performs the `initialize` handshake, and returns the ready client.
+    ///
+    /// Fails with [`Error::Connect`], [`Error::Spawn`], [`Error::ServerExited`],
+    /// [`Error::Undecodable`], [`Error::Timeout`] and the like, each naming what happened.
+    pub async fn build(self) -> Result<McpClient> {
+        let timeout = self.timeout;
+        let (target, harness) = self.into_parts()?;
+        let connection = connect::connect(target, harness.clone(), timeout).await?;
+        Ok(McpClient::new(connection, harness, timeout))
+    }
+
+    fn stdio(&mut self) -> &mut StdioCommand {
+        self.command.get_or_insert_with(StdioCommand::default)
+    }
+
+    fn into_parts(mut self) -> Result<(Target, Harness)> {
+        let chosen = [
+            self.base_uri.is_some(),
+            self.command.is_some(),
+            self.service.is_some(),
+        ]
+        .iter()
+        .filter(|set| **set)
+        .count();
+        match chosen {
+            0 => self.problems.push(
+                "no server given: call `.base_uri(..)`, `.command(..)` or `.service(..)`".into(),
+            ),
+            1 => {}
+            _ => self.problems.push(
+                "more than one server given: use only one of `.base_uri(..)`, `.command(..)` and `.service(..)`".into(),
+            ),
+        }
+        if let Some(command) = &self.command
+            && command.program.is_empty()
+        {
+            self.problems
+                .push("`.arg(..)`/`.env(..)` were given without `.command(..)`".into());
+        }
+        if !self.problems.is_empty() {
+            return Err(Error::invalid(
+                "client configuration",
+                self.problems.join("; "),
+            ));
+        }
+        let capabilities = capabilities(&self.answers);
+        let mut config = ClientConfig::new(capabilities, self.client_info);
+        config.protocol_version = self.protocol_version;
+        let harness = Harness::new(config, self.answers);
+        let target = if let Some(uri) = self.base_uri {
+            http_target(&uri, self.http_kind, self.http)?
+        } else if let Some(command) = self.command {
+            Target::Stdio(command)
+        } else {
+            Target::InProcess(self.service.expect("one server is given"))
+        };
+        Ok((target, harness))
+    }
+}
+
+fn capabilities(answers: &Answers) -> ClientCapabilities {
+    let mut capabilities = serde_json::Map::new();
+    if answers.sampling.is_some() {
+        capabilities.insert("sampling".into(), json!({}));
+    }
+    if answers.elicitation.is_some() {
+        capabilities.insert("elicitation".into(), json!({"form": {}, "url": {}}));
+    }
+    if answers.roots.is_some() {
+        capabilities.insert("roots".into(), json!({"listChanged": true}));
+    }
+    serde_json::from_value(capabilities.into()).expect("client capabilities are well-formed")
+}
+
+fn http_target(uri: &str, kind: Option<HttpKind>, http: HttpSettings) -> Result<Target> {
+    let mut url = reqwest::Url::parse(uri).map_err(|e| {
+        Error::invalid(
+            "base URI",
+            format!("`{uri}` is not a URL ({e}); expected e.g. `http://127.0.0.1:3001`"),
+        )
+    })?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(Error::invalid(
+            "base URI",
+            format!("`{uri}` is not an http(s) URL"),
+        ));
+    }
+    let kind = kind.unwrap_or(if url.path().trim_end_matches('/').ends_with("/sse") {
+        HttpKind::Sse
+    } else {
+        HttpKind::StreamableHttp
+    });
+    if url.path() == "/" || url.path().is_empty() {
+        url.set_path(match kind {
+            HttpKind::StreamableHttp => DEFAULT_MCP_PATH,
+            HttpKind::Sse => DEFAULT_SSE_PATH,
+        });
+    }
+    let url = url.to_string();
+    Ok(match kind {
+        HttpKind::StreamableHttp => Target::StreamableHttp { url, http },
+        HttpKind::Sse => Target::Sse { url, http },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn target_of(builder: ClientBuilder) -> Target {
+        builder.into_parts().map(|(t, _)| t).unwrap()
+    }
+
+    #[test]
+    fn a_bare_base_uri_gets_the_mcp_path() {
+        let target = target_of(McpAssured::client().base_uri("http://127.0.0.1:3001"));
+        assert!(
+            matches!(&target, Target::StreamableHttp { url, .. } if url == "http://127.0.0.1:3001/mcp"),
+            "{target:?}"
+        );
+    }
+
+    #[test]
+    fn an_sse_path_selects_the_sse_transport() {
+        let target = target_of(McpAssured::client().base_uri("http://127.0.0.1:8080/mcp/sse"));
+        assert!(
+            matches!(&target, Target::Sse { url, .. } if url == "http://127.0.0.1:8080/mcp/sse"),
+            "{target:?}"
+        );
+        let forced = target_of(McpAssured::client().base_uri("http://127.0.0.1:8080").sse());
+        assert!(
+            matches!(&forced, Target::Sse { url, .. } if url == "http://127.0.0.1:8080/sse"),
+            "{forced:?}"
+        );
+    }
+
+    #[test]
+    fn misuse_is_reported_by_build() {
+        let none = McpAssured::client().into_parts().unwrap_err().to_string();
+        assert!(none.contains("no server given"), "{none}");
+        let two = McpAssured::client()
+            .base_uri("http://127.0.0.1:1")
+            .command("node")
+            .into_parts()
+            .unwrap_err()
+            .to_string();
+        assert!(two.contains("more than one server"), "{two}");
+        let version = McpAssured::client()
+            .command("x")
+            .protocol_version("1999-01-01")
+            .into_parts()
+            .unwrap_err()
+            .to_string();
+        assert!(
+            version.contains("unknown protocol version `1999-01-01`"),
+            "{version}"
+        );
+        let url = McpAssured::client()
+            .base_uri("127.0.0.1:3001")
+            .into_parts()
+            .unwrap_err()
+            .to_string();
+        assert!(url.contains("is not a URL"), "{url}");
+    }
+
+    #[test]
+    fn secrets_stay_out_of_debug_output() {
+        let builder = McpAssured::client()
+            .base_uri("http://127.0.0.1:1")
+            .bearer_token("tok-123")
+            .header("X-Api-Key", "key-456")
+            .command("server")
+            .env("DB_PASSWORD", "pw-789");
+        let debug = format!("{builder:?}");
+        for secret in ["tok-123", "key-456", "pw-789"] {
+            assert!(!debug.contains(secret), "{secret} leaked: {debug}");
+        }
+    }
+
+    #[test]
+    fn answers_advertise_capabilities() {
+        let (_, harness) = McpAssured::client()
+            .command("x")
+            .on_sampling(|_| Err(rmcp::model::ErrorData::internal_error("no", None)))
+            .roots([Root::new("file:///tmp")])
+            .into_parts()
+            .unwrap();
+        let caps = serde_json::to_value(&harness.state.config.capabilities).unwrap();
+        assert_eq!(
+            caps,
+            json!({"sampling": {}, "roots": {"listChanged": true}})
+        );
+    }
+}

@@ -1,0 +1,205 @@
+//! Turns rmcp's errors into [`Error`]s that say what happened, using what the transport
+//! recorded (an undecodable line, the child's exit, an HTTP status).
+
+use std::{error::Error as StdError, time::Duration};
+
+use rmcp::{
+    ServiceError, service::ClientInitializeError,
+    transport::streamable_http_client::StreamableHttpError,
+};
+
+use crate::{
+    Error,
+    transport::{
+        diagnostics::{Diagnostics, Fault},
+        http::status_in_message,
+        sse::{PostError, describe_request_error},
+    },
+};
+
+/// How long to wait for a child's exit status after its stdout closed.
+const EXIT_GRACE: Duration = Duration::from_millis(500);
+
+/// An HTTP-level cause found in an error's source chain.
+#[derive(Debug, Default)]
+struct HttpFailure {
+    status: Option<u16>,
+    www_authenticate: Option<String>,
+    connect_failed: bool,
+    reason: Option<String>,
+}
+
+fn http_failure(error: &(dyn StdError + 'static)) -> HttpFailure {
+    let mut found = HttpFailure::default();
+    let mut current = Some(error);
+    while let Some(error) = current {
+        if let Some(e) = error.downcast_ref::<StreamableHttpError<reqwest::Error>>() {
+            match e {
+                StreamableHttpError::AuthRequired(auth) => {
+                    found.status = Some(401);
+                    found.www_authenticate = Some(auth.www_authenticate_header.clone());
+                }
+                StreamableHttpError::InsufficientScope(scope) => {
+                    found.status = Some(403);
+                    found.www_authenticate = Some(scope.www_authenticate_header.clone());
+                }
+                StreamableHttpError::HttpStatus(status) => found.status = Some(status.status),
+                StreamableHttpError::UnexpectedServerResponse(message) => {
+                    found.status = found.status.or_else(|| status_in_message(message));
+                }
+                StreamableHttpError::SessionExpired => found.status = Some(404),
+                StreamableHttpError::Client(client) => {
+                    found.status = found.status.or(client.status().map(|s| s.as_u16()));
+                    found.connect_failed |= client.is_connect();
+                    found.reason = Some(describe_request_error(client));
+                }
+                _ => {}
+            }
+            found.reason.get_or_insert_with(|| e.to_string());
+        } else if let Some(e) = error.downcast_ref::<PostError>() {
+            if let PostError::Status {
+                status,
+                www_authenticate,
+                ..
+            } = e
+            {
+                found.status = Some(*status);
+                found.www_authenticate = www_authenticate.clone();
+            }
+            if let PostError::Request(request) = e {
+                found.connect_failed |= request.is_connect();
+            }
+            found.reason.get_or_insert_with(|| e.to_string());
+        } else if let Some(e) = error.downcast_ref::<reqwest::Error>() {
+            found.connect_failed |= e.is_connect();
+            found
+                .reason
+                .get_or_insert_with(|| describe_request_error(e));
+        }
+        current = error.source();
+    }
+    found
+}
+
+/// The connection is gone: say why, from the most specific cause recorded.
+async fn closed(
+    method: Option<&str>,
+    diagnostics: &Diagnostics,
+    send_failure: Option<HttpFailure>,
+) -> Error {
+    let method = method.map(str::to_owned);
+    let stderr_tail = diagnostics.stderr_tail();
+    if let Some(Fault::Undecodable { line, reason }) = diagnostics.fault() {
+        return Error::Undecodable {
+            line,
+            reason,
+            method,
+            stderr_tail,
+        };
+    }
+    if let Some(status) = diagnostics.exit_status(EXIT_GRACE).await {
+        return Error::ServerExited {
+            method,
+            status,
+            stderr_tail: diagnostics.stderr_tail(),
+        };
+    }
+    if let Some(Fault::Broken { status, reason }) = diagnostics.fault() {
+        return Error::Transport {
+            method,
+            status,
+            reason,
+        };
+    }
+    match send_failure {
+        Some(failure) => Error::Transport {
+            method,
+            status: failure.status,
+            reason: failure
+                .reason
+                .unwrap_or_else(|| "sending the request failed".to_owned()),
+        },
+        None => Error::Transport {
+            method,
+            status: None,
+            reason: "the server closed the connection".to_owned(),
+        },
+    }
+}
+
+/// A failed request.
+pub(crate) async fn request_failed(
+    error: ServiceError,
+    method: &str,
+    diagnostics: &Diagnostics,
+) -> Error {
+    match error {
+        ServiceError::McpError(error) => Error::JsonRpc {
+            method: method.to_owned(),
+            code: error.code.0,
+            message: error.message.into_owned(),
+            data: error.data,
+        },
+        ServiceError::Timeout { timeout } => Error::Timeout {
+            method: method.to_owned(),
+            timeout,
+            stderr_tail: diagnostics.stderr_tail(),
+        },
+        ServiceError::TransportClosed => closed(Some(method), diagnostics, None).await,
+        ServiceError::TransportSend(error) => {
+            let failure = http_failure(error.error.as_ref());
+            closed(Some(method), diagnostics, Some(failure)).await
+        }
+        ServiceError::UnexpectedResponse => Error::UnexpectedResponse {
+            method: method.to_owned(),
+            detail: "the result does not have the fields this method returns".to_owned(),
+        },
+        other => Error::Transport {
+            method: Some(method.to_owned()),
+            status: None,
+            reason: other.to_string(),
+        },
+    }
+}
+
+/// A failed `initialize` handshake (or the connection under it).
+pub(crate) async fn initialize_failed(
+    error: ClientInitializeError,
+    target: &str,
+    diagnostics: &Diagnostics,
+) -> Error {
+    const METHOD: &str = "initialize";
+    match error {
+        ClientInitializeError::TransportError { error, .. } => {
+            let failure = http_failure(error.error.as_ref());
+            if failure.connect_failed || failure.status.is_some() {
+                let reason = if failure.connect_failed {
+                    "nothing is listening there (connection refused); is the server running on that port?".to_owned()
+                } else {
+                    failure
+                        .reason
+                        .unwrap_or_else(|| "the server refused the request".to_owned())
+                };
+                return Error::Connect {
+                    target: target.to_owned(),
+                    status: failure.status,
+                    www_authenticate: failure.www_authenticate,
+                    reason,
+                };
+            }
+            closed(Some(METHOD), diagnostics, Some(failure)).await
+        }
+        ClientInitializeError::ConnectionClosed(_) => closed(Some(METHOD), diagnostics, None).await,
+        ClientInitializeError::JsonRpcError(error) => Error::JsonRpc {
+            method: METHOD.to_owned(),
+            code: error.code.0,
+            message: error.message.into_owned(),
+            data: error.data,
+        },
+        other => Error::Initialize {
+            target: target.to_owned(),
+            reason: other.to_string(),
+            stderr_tail: diagnostics.stderr_tail(),
+        },
+    }
+}

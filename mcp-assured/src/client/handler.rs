@@ -1,0 +1,112 @@
+//! The client side of the session: records what the server sends and answers its requests.
+//!
+//! It implements rmcp's `Service` rather than `ClientHandler` so that every notification
+//! and request, custom ones included, passes through one place and is recorded as JSON.
+
+use std::sync::{Arc, Mutex};
+
+use rmcp::{
+    RoleClient, Service,
+    model::{
+        ClientConfig, ClientResult, ErrorData, ListRootsResult, ServerNotification,
+        ServerRequest as RmcpServerRequest,
+    },
+    service::{NotificationContext, RequestContext},
+};
+use serde_json::Value;
+
+use super::{
+    notifications::{Notification, NotificationLog},
+    server_requests::{Answers, ServerRequest},
+};
+
+#[derive(Debug, Clone)]
+pub(crate) struct Harness {
+    pub(crate) state: Arc<HarnessState>,
+}
+
+#[derive(Debug)]
+pub(crate) struct HarnessState {
+    pub(crate) config: ClientConfig,
+    pub(crate) answers: Answers,
+    pub(crate) notifications: NotificationLog,
+    pub(crate) server_requests: Mutex<Vec<ServerRequest>>,
+}
+
+impl Harness {
+    pub(crate) fn new(config: ClientConfig, answers: Answers) -> Self {
+        Harness {
+            state: Arc::new(HarnessState {
+                config,
+                answers,
+                notifications: NotificationLog::default(),
+                server_requests: Mutex::default(),
+            }),
+        }
+    }
+
+    fn answer(&self, request: RmcpServerRequest) -> Option<Result<ClientResult, ErrorData>> {
+        let answers = &self.state.answers;
+        Some(match request {
+            RmcpServerRequest::PingRequest(_) => Ok(ClientResult::empty(())),
+            RmcpServerRequest::CreateMessageRequest(request) => {
+                (answers.sampling.as_ref()?)(&request.params)
+                    .map(|result| ClientResult::CreateMessageResult(Box::new(result)))
+            }
+            RmcpServerRequest::ElicitRequest(request) => {
+                (answers.elicitation.as_ref()?)(&request.params).map(ClientResult::ElicitResult)
+            }
+            RmcpServerRequest::ListRootsRequest(_) => {
+                let roots = answers.roots.as_ref()?;
+                let roots = roots.lock().unwrap_or_else(|p| p.into_inner()).clone();
+                Ok(ClientResult::ListRootsResult(ListRootsResult::new(roots)))
+            }
+            // Custom requests, and kinds newer than this harness, have no configured answer.
+            _ => return None,
+        })
+    }
+}
+
+impl Service<RoleClient> for Harness {
+    async fn handle_request(
+        &self,
+        request: RmcpServerRequest,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ClientResult, ErrorData> {
+        let json = serde_json::to_value(&request).unwrap_or(Value::Null);
+        let method = json["method"].as_str().unwrap_or("<unknown>").to_owned();
+        let answer = self.answer(request);
+        self.state
+            .server_requests
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(ServerRequest {
+                method: method.clone(),
+                params: json.get("params").cloned().unwrap_or(Value::Null),
+                answered: answer.is_some(),
+                received_at: std::time::SystemTime::now(),
+            });
+        answer.unwrap_or_else(|| {
+            Err(ErrorData::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                format!("mcp-assured has no answer configured for `{method}`"),
+                None,
+            ))
+        })
+    }
+
+    async fn handle_notification(
+        &self,
+        notification: ServerNotification,
+        _context: NotificationContext<RoleClient>,
+    ) -> Result<(), ErrorData> {
+        self.state
+            .notifications
+            .push(Notification::from_server(&notification));
+        Ok(())
+    }
+
+    fn get_info(&self) -> ClientConfig {
+        self.state.config.clone()
+    }
+}

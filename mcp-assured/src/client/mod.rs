@@ -1,0 +1,653 @@
+//! The client: [`McpClient`] and everything it needs to talk to a server.
+
+// Sampling, roots and logging are deprecated by SEP-2577 (protocol 2026-07-28), but servers
+// on 2025-11-25 and earlier use them, and a harness must test what servers do.
+#![allow(deprecated)]
+
+mod builder;
+mod connect;
+mod failure;
+mod handler;
+pub(crate) mod notifications;
+mod pending;
+pub(crate) mod server_requests;
+
+use std::{sync::Arc, time::Duration};
+
+use rmcp::{
+    RoleClient,
+    model::{ArgumentInfo, CallToolResult},
+    model::{
+        CallToolRequestParams, ClientNotification, ClientRequest, CompleteRequestParams,
+        CompleteResult, CustomNotification, CustomRequest, GetPromptRequestParams, GetPromptResult,
+        JsonObject, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+        ListToolsResult, LoggingLevel, PaginatedRequestParams, Prompt, ReadResourceRequestParams,
+        ReadResourceResult, Reference, Request, RequestNoParam, RequestOptionalParam, Resource,
+        ResourceTemplate, Root, ServerCapabilities, SetLevelRequestParams, SubscribeRequestParams,
+        Tool, UnsubscribeRequestParams,
+    },
+    service::{Peer, PeerRequestOptions},
+};
+use serde::Serialize;
+use serde_json::Value;
+use tokio::sync::Mutex;
+
+pub use self::{
+    builder::{ClientBuilder, DEFAULT_TIMEOUT, McpAssured},
+    notifications::{LogMessage, Notification, Progress},
+    pending::{FromServerResult, PendingRequest},
+    server_requests::{IntoAnswer, ServerRequest},
+};
+use self::{
+    connect::Connection,
+    handler::Harness,
+    notifications::{LOG_MESSAGE, PROGRESS},
+};
+use crate::{Error, Result, transport::diagnostics::Diagnostics};
+
+/// A guard against servers whose cursors never end.
+const MAX_PAGES: usize = 10_000;
+
+/// What the server said about itself in its `initialize` result.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerInfo {
+    /// `serverInfo.name`.
+    pub name: String,
+    /// `serverInfo.version`.
+    pub version: String,
+    /// `serverInfo.title`, if given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The protocol version the server chose.
+    pub protocol_version: String,
+    /// What the server offers.
+    pub capabilities: ServerCapabilities,
+    /// The server's instructions for clients, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<String>,
+}
+
+/// A connected, initialized MCP client.
+///
+/// Built by [`McpAssured::client()`]. Every method returns plain values; nothing needs a
+/// callback. Cloning is cheap and clones share the session; [`with_timeout`](Self::with_timeout)
+/// gives a clone with another per-request limit.
+///
+/// ```no_run
+/// # async fn demo() -> mcp_assured::Result<()> {
+/// use mcp_assured::McpAssured;
+/// use serde_json::json;
+///
+/// let client = McpAssured::client().command("my-server").build().await?;
+/// let tools = client.list_tools().await?;
+/// let result = client.call_tool("weather", json!({"city": "London"})).await?;
+/// assert_eq!(result.is_error, Some(false));
+/// client.close().await?;
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone)]
+pub struct McpClient {
+    shared: Arc<Shared>,
+    timeout: Duration,
+}
+
+#[derive(Debug)]
+struct Shared {
+    peer: Peer<RoleClient>,
+    harness: Harness,
+    diagnostics: Arc<Diagnostics>,
+    server_info: ServerInfo,
+    target: String,
+    /// Taken by `close()`; dropping it (with the last clone) also ends the session.
+    connection: Mutex<Option<Connection>>,
+}
+
+impl McpClient {
+    fn new(connection: Connection, harness: Harness, timeout: Duration) -> Self {
+        let peer = connection.running.peer().clone();
+        let info = peer.peer_info();
+        let server_info = match info.as_deref() {
+            Some(info) => ServerInfo {
+                name: info
+                    .server_info
+                    .as_ref()
+                    .map(|i| i.name.clone())
+                    .unwrap_or_default(),
+                version: info
+                    .server_info
+                    .as_ref()
+                    .map(|i| i.version.clone())
+                    .unwrap_or_default(),
+                title: info.server_info.as_ref().and_then(|i| i.title.clone()),
+                protocol_version: info.protocol_version.to_string(),
+                capabilities: info.capabilities.clone(),
+                instructions: info.instructions.clone(),
+            },
+            None => ServerInfo {
+                name: String::new(),
+                version: String::new(),
+                title: None,
+                protocol_version: String::new(),
+                capabilities: ServerCapabilities::default(),
+                instructions: None,
+            },
+        };
+        McpClient {
+            shared: Arc::new(Shared {
+                peer,
+                harness,
+                diagnostics: connection.diagnostics.clone(),
+                server_info,
+                target: connection.target.clone(),
+                connection: Mutex::new(Some(connection)),
+            }),
+            timeout,
+        }
+    }
+
+    // ----- the session -------------------------------------------------------------------
+
+    /// The server's `initialize` result: name, version, protocol version, capabilities,
+    /// instructions.
+    pub fn server_info(&self) -> &ServerInfo {
+        &self.shared.server_info
+    }
+
+    /// The protocol version the server chose in `initialize`.
+    pub fn protocol_version(&self) -> &str {
+        &self.shared.server_info.protocol_version
+    }
+
+    /// The URL or command line of the server, for messages.
+    pub fn target(&self) -> &str {
+        &self.shared.target
+    }
+
+    /// The per-request timeout of this handle.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// A handle to the same session whose requests may take `timeout` instead.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcp_assured::McpClient) -> mcp_assured::Result<()> {
+    /// use std::time::Duration;
+    /// use serde_json::json;
+    /// let slow = client.with_timeout(Duration::from_secs(120));
+    /// slow.call_tool("build_index", json!({})).await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn with_timeout(&self, timeout: Duration) -> McpClient {
+        McpClient {
+            shared: self.shared.clone(),
+            timeout,
+        }
+    }
+
+    /// The last lines a stdio server wrote to stderr (`None` for other transports or if it
+    /// wrote nothing).
+    pub fn stderr_tail(&self) -> Option<String> {
+        self.shared.diagnostics.stderr_tail()
+    }
+
+    /// Whether the connection has ended (the server exited or hung up, or `close` ran).
+    pub fn is_closed(&self) -> bool {
+        self.shared.peer.is_transport_closed()
+    }
+
+    /// Ends the session: closes the transport, then stops the server if the client started
+    /// it (a child process gets a grace period to exit, then is killed and reaped).
+    pub async fn close(self) -> Result<()> {
+        let connection = self.shared.connection.lock().await.take();
+        if let Some(mut connection) = connection {
+            let _ = connection
+                .running
+                .close_with_timeout(Duration::from_secs(5))
+                .await;
+            connection.owned.shutdown().await;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn diagnostics(&self) -> &Arc<Diagnostics> {
+        &self.shared.diagnostics
+    }
+
+    // ----- requests ------------------------------------------------------------------------
+
+    /// Sends a request and returns it in flight.
+    async fn start<T: FromServerResult>(
+        &self,
+        request: ClientRequest,
+        method: impl Into<String>,
+    ) -> Result<PendingRequest<T>> {
+        let method = method.into();
+        let options = PeerRequestOptions::with_timeout(self.timeout);
+        match self
+            .shared
+            .peer
+            .send_cancellable_request(request, options)
+            .await
+        {
+            Ok(handle) => Ok(PendingRequest::new(handle, method, self.clone())),
+            Err(error) => Err(failure::request_failed(error, &method, self.diagnostics()).await),
+        }
+    }
+
+    async fn send<T: FromServerResult>(
+        &self,
+        request: ClientRequest,
+        method: impl Into<String>,
+    ) -> Result<T> {
+        self.start(request, method).await?.result().await
+    }
+
+    /// Sends any request and returns the result as JSON: the escape hatch for methods
+    /// this client has no typed call for. The result is decoded by rmcp and re-encoded, so
+    /// it is in rmcp's canonical form.
+    pub async fn request(&self, method: &str, params: Value) -> Result<Value> {
+        let params = match params {
+            Value::Null => None,
+            other => Some(other),
+        };
+        let request = ClientRequest::CustomRequest(CustomRequest::new(method, params));
+        self.send(request, method).await
+    }
+
+    /// Sends any notification to the server.
+    pub async fn notify(&self, method: &str, params: Value) -> Result<()> {
+        let params = match params {
+            Value::Null => None,
+            other => Some(other),
+        };
+        let notification =
+            ClientNotification::CustomNotification(CustomNotification::new(method, params));
+        match self.shared.peer.send_notification(notification).await {
+            Ok(()) => Ok(()),
+            Err(error) => Err(failure::request_failed(error, method, self.diagnostics()).await),
+        }
+    }
+
+    /// `ping`.
+    pub async fn ping(&self) -> Result<()> {
+        let request = ClientRequest::PingRequest(RequestNoParam {
+            method: Default::default(),
+            extensions: Default::default(),
+        });
+        self.send(request, "ping").await
+    }
+
+    /// `logging/setLevel`.
+    pub async fn set_logging_level(&self, level: LoggingLevel) -> Result<()> {
+        let request =
+            ClientRequest::SetLevelRequest(Request::new(SetLevelRequestParams::new(level)));
+        self.send(request, "logging/setLevel").await
+    }
+
+    // ----- tools ---------------------------------------------------------------------------
+
+    /// `tools/list`, following `nextCursor` through every page.
+    pub async fn list_tools(&self) -> Result<Vec<Tool>> {
+        self.all_pages(
+            "tools/list",
+            |c| self.list_tools_page(c),
+            |r| (r.tools, r.next_cursor),
+        )
+        .await
+    }
+
+    /// One page of `tools/list`; pass the previous page's `next_cursor` to get the next.
+    pub async fn list_tools_page(&self, cursor: Option<String>) -> Result<ListToolsResult> {
+        let request = ClientRequest::ListToolsRequest(paginated(cursor));
+        self.send(request, "tools/list").await
+    }
+
+    /// The tool named `name`, from `tools/list`; [`Error::NotFound`] lists the names offered.
+    pub async fn tool(&self, name: &str) -> Result<Tool> {
+        let tools = self.list_tools().await?;
+        let names = tools.iter().map(|t| t.name.to_string()).collect();
+        tools
+            .into_iter()
+            .find(|t| t.name == name)
+            .ok_or_else(|| not_found("tool", name, names))
+    }
+
+    /// `tools/call`. `arguments` is a JSON object (or `null` for none).
+    ///
+    /// A tool that reports failure (`isError: true`) is an `Ok` result; an unknown tool or
+    /// invalid arguments rejected by the server are [`Error::JsonRpc`].
+    pub async fn call_tool(&self, name: &str, arguments: Value) -> Result<CallToolResult> {
+        self.start_call_tool(name, arguments).await?.result().await
+    }
+
+    /// Starts `tools/call` and returns it in flight, to watch its progress or cancel it.
+    pub async fn start_call_tool(
+        &self,
+        name: &str,
+        arguments: Value,
+    ) -> Result<PendingRequest<CallToolResult>> {
+        let mut params = CallToolRequestParams::new(name.to_owned());
+        params.arguments = object_or_none(arguments, "tool arguments")?;
+        let request = ClientRequest::CallToolRequest(Request::new(params));
+        self.start(request, format!("tools/call {name}")).await
+    }
+
+    // ----- resources -----------------------------------------------------------------------
+
+    /// `resources/list`, following `nextCursor` through every page.
+    pub async fn list_resources(&self) -> Result<Vec<Resource>> {
+        self.all_pages(
+            "resources/list",
+            |c| self.list_resources_page(c),
+            |r| (r.resources, r.next_cursor),
+        )
+        .await
+    }
+
+    /// One page of `resources/list`.
+    pub async fn list_resources_page(&self, cursor: Option<String>) -> Result<ListResourcesResult> {
+        let request = ClientRequest::ListResourcesRequest(paginated(cursor));
+        self.send(request, "resources/list").await
+    }
+
+    /// `resources/templates/list`, following `nextCursor` through every page.
+    pub async fn list_resource_templates(&self) -> Result<Vec<ResourceTemplate>> {
+        self.all_pages(
+            "resources/templates/list",
+            |c| self.list_resource_templates_page(c),
+            |r| (r.resource_templates, r.next_cursor),
+        )
+        .await
+    }
+
+    /// One page of `resources/templates/list`.
+    pub async fn list_resource_templates_page(
+        &self,
+        cursor: Option<String>,
+    ) -> Result<ListResourceTemplatesResult> {
+        let request = ClientRequest::ListResourceTemplatesRequest(paginated(cursor));
+        self.send(request, "resources/templates/list").await
+    }
+
+    /// `resources/read`.
+    pub async fn read_resource(&self, uri: &str) -> Result<ReadResourceResult> {
+        let request =
+            ClientRequest::ReadResourceRequest(Request::new(ReadResourceRequestParams::new(uri)));
+        self.send(request, format!("resources/read {uri}")).await
+    }
+
+    /// `resources/subscribe`; updates arrive as `notifications/resources/updated`.
+    pub async fn subscribe(&self, uri: &str) -> Result<()> {
+        let request =
+            ClientRequest::SubscribeRequest(Request::new(SubscribeRequestParams::new(uri)));
+        self.send(request, format!("resources/subscribe {uri}"))
+            .await
+    }
+
+    /// `resources/unsubscribe`.
+    pub async fn unsubscribe(&self, uri: &str) -> Result<()> {
+        let request =
+            ClientRequest::UnsubscribeRequest(Request::new(UnsubscribeRequestParams::new(uri)));
+        self.send(request, format!("resources/unsubscribe {uri}"))
+            .await
+    }
+
+    // ----- prompts -------------------------------------------------------------------------
+
+    /// `prompts/list`, following `nextCursor` through every page.
+    pub async fn list_prompts(&self) -> Result<Vec<Prompt>> {
+        self.all_pages(
+            "prompts/list",
+            |c| self.list_prompts_page(c),
+            |r| (r.prompts, r.next_cursor),
+        )
+        .await
+    }
+
+    /// One page of `prompts/list`.
+    pub async fn list_prompts_page(&self, cursor: Option<String>) -> Result<ListPromptsResult> {
+        let request = ClientRequest::ListPromptsRequest(paginated(cursor));
+        self.send(request, "prompts/list").await
+    }
+
+    /// The prompt named `name`, from `prompts/list`.
+    pub async fn prompt(&self, name: &str) -> Result<Prompt> {
+        let prompts = self.list_prompts().await?;
+        let names = prompts.iter().map(|p| p.name.clone()).collect();
+        prompts
+            .into_iter()
+            .find(|p| p.name == name)
+            .ok_or_else(|| not_found("prompt", name, names))
+    }
+
+    /// `prompts/get`. `arguments` is a JSON object of strings (numbers and booleans are
+    /// sent as their text), or `null`.
+    pub async fn get_prompt(&self, name: &str, arguments: Value) -> Result<GetPromptResult> {
+        let mut params = GetPromptRequestParams::new(name);
+        params.arguments = object_or_none(arguments, "prompt arguments")?
+            .map(stringify_values)
+            .transpose()?;
+        let request = ClientRequest::GetPromptRequest(Request::new(params));
+        self.send(request, format!("prompts/get {name}")).await
+    }
+
+    // ----- completion ----------------------------------------------------------------------
+
+    /// `completion/complete` for an argument of a prompt or resource template.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcp_assured::McpClient) -> mcp_assured::Result<()> {
+    /// use mcp_assured::model::Reference;
+    /// let done = client.complete(Reference::for_prompt("greet"), "style", "fo").await?;
+    /// assert_eq!(done.completion.values, ["formal"]);
+    /// # Ok(()) }
+    /// ```
+    pub async fn complete(
+        &self,
+        reference: Reference,
+        argument: &str,
+        value: &str,
+    ) -> Result<CompleteResult> {
+        let params = CompleteRequestParams::new(reference, ArgumentInfo::new(argument, value));
+        self.complete_with(params).await
+    }
+
+    /// `completion/complete` with every field under the test's control (e.g. `context`).
+    pub async fn complete_with(&self, params: CompleteRequestParams) -> Result<CompleteResult> {
+        let request = ClientRequest::CompleteRequest(Request::new(params));
+        self.send(request, "completion/complete").await
+    }
+
+    // ----- notifications -------------------------------------------------------------------
+
+    /// Every notification received so far (and not drained), in arrival order.
+    pub fn notifications(&self) -> Vec<Notification> {
+        self.shared.harness.state.notifications.all()
+    }
+
+    /// Returns and forgets every notification received so far.
+    pub fn drain_notifications(&self) -> Vec<Notification> {
+        self.shared.harness.state.notifications.drain()
+    }
+
+    /// Waits, up to the client's timeout, for a notification with this method, e.g.
+    /// `notifications/tools/list_changed`. One that arrived before the call counts; each
+    /// notification is returned by at most one wait.
+    pub async fn wait_for_notification(&self, method: &str) -> Result<Notification> {
+        self.wait_for_notification_matching(|n| n.method == method)
+            .await
+            .map_err(|_| self.notification_timeout(method))
+    }
+
+    /// Like [`wait_for_notification`](Self::wait_for_notification), for any condition.
+    pub async fn wait_for_notification_matching(
+        &self,
+        wanted: impl Fn(&Notification) -> bool,
+    ) -> Result<Notification> {
+        self.shared
+            .harness
+            .state
+            .notifications
+            .wait_for(wanted, self.timeout)
+            .await
+            .ok_or_else(|| self.notification_timeout("a matching notification"))
+    }
+
+    /// The log messages (`notifications/message`) received so far.
+    pub fn log_messages(&self) -> Vec<LogMessage> {
+        self.notifications()
+            .iter()
+            .filter(|n| n.method == LOG_MESSAGE)
+            .filter_map(|n| n.params_as().ok())
+            .collect()
+    }
+
+    /// All progress notifications received so far, for any request.
+    pub fn progress_notifications(&self) -> Vec<Progress> {
+        self.notifications()
+            .iter()
+            .filter(|n| n.method == PROGRESS)
+            .filter_map(Progress::from_notification)
+            .collect()
+    }
+
+    // ----- requests from the server ---------------------------------------------------------
+
+    /// Every request the server sent the client (sampling, elicitation, roots, ping, ...),
+    /// answered or not.
+    pub fn server_requests(&self) -> Vec<ServerRequest> {
+        self.shared
+            .harness
+            .state
+            .server_requests
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// The server's requests that had no configured answer (they got `METHOD_NOT_FOUND`).
+    pub fn unanswered_server_requests(&self) -> Vec<ServerRequest> {
+        self.server_requests()
+            .into_iter()
+            .filter(|r| !r.answered)
+            .collect()
+    }
+
+    /// Replaces the roots answered to `roots/list` and sends
+    /// `notifications/roots/list_changed`. Needs [`ClientBuilder::roots`].
+    pub async fn set_roots<I: IntoIterator<Item = Root>>(&self, roots: I) -> Result<()> {
+        let Some(current) = &self.shared.harness.state.answers.roots else {
+            return Err(Error::invalid(
+                "roots",
+                "the client was built without `.roots(..)`, so it does not offer roots",
+            ));
+        };
+        *current.lock().unwrap_or_else(|p| p.into_inner()) = roots.into_iter().collect();
+        match self.shared.peer.notify_roots_list_changed().await {
+            Ok(()) => Ok(()),
+            Err(error) => Err(failure::request_failed(
+                error,
+                "notifications/roots/list_changed",
+                self.diagnostics(),
+            )
+            .await),
+        }
+    }
+
+    // ----- helpers -------------------------------------------------------------------------
+
+    async fn all_pages<P, I, F, Fut>(
+        &self,
+        method: &str,
+        mut page: F,
+        split: impl Fn(P) -> (Vec<I>, Option<String>),
+    ) -> Result<Vec<I>>
+    where
+        F: FnMut(Option<String>) -> Fut,
+        Fut: Future<Output = Result<P>>,
+    {
+        let mut items = Vec::new();
+        let mut cursor = None;
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..MAX_PAGES {
+            let (mut batch, next) = split(page(cursor.take()).await?);
+            items.append(&mut batch);
+            match next {
+                None => return Ok(items),
+                Some(next) if !seen.insert(next.clone()) => {
+                    return Err(Error::UnexpectedResponse {
+                        method: method.to_owned(),
+                        detail: format!(
+                            "the server returned cursor `{next}` twice; its pagination loops"
+                        ),
+                    });
+                }
+                Some(next) => cursor = Some(next),
+            }
+        }
+        Err(Error::UnexpectedResponse {
+            method: method.to_owned(),
+            detail: format!("more than {MAX_PAGES} pages"),
+        })
+    }
+
+    fn notification_timeout(&self, what: &str) -> Error {
+        Error::Timeout {
+            method: format!("waiting for {what}"),
+            timeout: self.timeout,
+            stderr_tail: self.stderr_tail(),
+        }
+    }
+}
+
+fn paginated<M: Default>(
+    cursor: Option<String>,
+) -> RequestOptionalParam<M, PaginatedRequestParams> {
+    RequestOptionalParam {
+        method: M::default(),
+        params: cursor.map(|c| PaginatedRequestParams::default().with_cursor(Some(c))),
+        extensions: Default::default(),
+    }
+}
+
+fn object_or_none(value: Value, what: &str) -> Result<Option<JsonObject>> {
+    match value {
+        Value::Null => Ok(None),
+        Value::Object(map) => Ok(Some(map)),
+        other => Err(Error::invalid(
+            what,
+            format!(
+                "expected a JSON object such as `json!({{\"key\": \"value\"}})` or `Value::Null`, got `{other}`"
+            ),
+        )),
+    }
+}
+
+fn stringify_values(map: JsonObject) -> Result<JsonObject> {
+    map.into_iter()
+        .map(|(key, value)| {
+            let text = match value {
+                Value::String(s) => s,
+                Value::Number(n) => n.to_string(),
+                Value::Bool(b) => b.to_string(),
+                other => {
+                    return Err(Error::invalid(
+                        "prompt arguments",
+                        format!("prompt arguments are strings; `{key}` is `{other}`"),
+                    ));
+                }
+            };
+            Ok((key, Value::String(text)))
+        })
+        .collect()
+}
+
+fn not_found(kind: &'static str, name: &str, available: Vec<String>) -> Error {
+    Error::NotFound {
+        kind,
+        name: name.to_owned(),
+        available,
+    }
+}

@@ -1,0 +1,195 @@
+//! A request that has been sent and not yet answered: watch its progress, cancel it, or
+//! await its result.
+
+use std::marker::PhantomData;
+
+use rmcp::{
+    RoleClient,
+    model::{
+        CallToolResult, CompleteResult, GetPromptResult, ListPromptsResult,
+        ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, ProgressToken,
+        ReadResourceResult, RequestId, ServerResult,
+    },
+    service::RequestHandle,
+};
+use serde_json::Value;
+
+use super::{
+    McpClient, failure,
+    notifications::{PROGRESS, Progress},
+};
+use crate::{Error, Result};
+
+/// A result type a request can return.
+pub trait FromServerResult: Sized {
+    /// Picks the expected variant out of rmcp's untyped answer, or hands it back.
+    fn from_server_result(result: ServerResult) -> Result<Self, Box<ServerResult>>;
+}
+
+macro_rules! from_server_result {
+    ($($variant:ident => $ty:ty),* $(,)?) => {$(
+        impl FromServerResult for $ty {
+            fn from_server_result(result: ServerResult) -> Result<Self, Box<ServerResult>> {
+                match result {
+                    ServerResult::$variant(result) => Ok(result),
+                    other => Err(Box::new(other)),
+                }
+            }
+        }
+    )*};
+}
+
+from_server_result! {
+    CallToolResult => CallToolResult,
+    ListToolsResult => ListToolsResult,
+    ListResourcesResult => ListResourcesResult,
+    ListResourceTemplatesResult => ListResourceTemplatesResult,
+    ReadResourceResult => ReadResourceResult,
+    ListPromptsResult => ListPromptsResult,
+    GetPromptResult => GetPromptResult,
+    CompleteResult => CompleteResult,
+}
+
+impl FromServerResult for () {
+    fn from_server_result(result: ServerResult) -> Result<Self, Box<ServerResult>> {
+        match result {
+            ServerResult::EmptyResult(_) => Ok(()),
+            // Some servers answer `ping` or `logging/setLevel` with a result that has only
+            // `_meta`; that is still an empty result.
+            ServerResult::CustomResult(custom)
+                if custom
+                    .0
+                    .as_object()
+                    .is_some_and(|o| o.keys().all(|k| k == "_meta")) =>
+            {
+                Ok(())
+            }
+            other => Err(Box::new(other)),
+        }
+    }
+}
+
+impl FromServerResult for Value {
+    fn from_server_result(result: ServerResult) -> Result<Self, Box<ServerResult>> {
+        Ok(serde_json::to_value(&result).unwrap_or(Value::Null))
+    }
+}
+
+/// A request in flight, returned by the client's `start_*` methods.
+///
+/// Every request carries a progress token, so a server can report progress on any of them.
+///
+/// ```no_run
+/// # async fn demo(client: mcp_assured::McpClient) -> mcp_assured::Result<()> {
+/// use serde_json::json;
+/// let call = client.start_call_tool("progress", json!({"steps": 3})).await?;
+/// let first = call.wait_for_progress().await?;
+/// assert_eq!(first.progress, 1.0);
+/// let result = call.result().await?;
+/// # Ok(()) }
+/// ```
+#[must_use = "a pending request does nothing unless its result is awaited or it is cancelled"]
+#[derive(Debug)]
+pub struct PendingRequest<T> {
+    handle: RequestHandle<RoleClient>,
+    method: String,
+    client: McpClient,
+    _result: PhantomData<fn() -> T>,
+}
+
+impl<T: FromServerResult> PendingRequest<T> {
+    pub(crate) fn new(
+        handle: RequestHandle<RoleClient>,
+        method: String,
+        client: McpClient,
+    ) -> Self {
+        PendingRequest {
+            handle,
+            method,
+            client,
+            _result: PhantomData,
+        }
+    }
+
+    /// The JSON-RPC id of the request.
+    pub fn request_id(&self) -> &RequestId {
+        &self.handle.id
+    }
+
+    /// The progress token sent in the request's `_meta`.
+    pub fn progress_token(&self) -> &ProgressToken {
+        &self.handle.progress_token
+    }
+
+    /// The method, e.g. `tools/call`.
+    pub fn method(&self) -> &str {
+        &self.method
+    }
+
+    /// The progress notifications about this request received so far, in order.
+    pub fn progress(&self) -> Vec<Progress> {
+        let token = self.token_json();
+        self.client
+            .notifications()
+            .iter()
+            .filter_map(Progress::from_notification)
+            .filter(|p| p.progress_token == token)
+            .collect()
+    }
+
+    /// Waits for the next progress notification about this request (one not returned by
+    /// an earlier call), up to the client's timeout.
+    pub async fn wait_for_progress(&self) -> Result<Progress> {
+        let token = self.token_json();
+        let found = self
+            .client
+            .wait_for_notification_matching(|n| {
+                n.method == PROGRESS && n.params.get("progressToken") == Some(&token)
+            })
+            .await
+            .map_err(|_| Error::Timeout {
+                method: format!("progress of `{}`", self.method),
+                timeout: self.client.timeout(),
+                stderr_tail: self.client.stderr_tail(),
+            })?;
+        Progress::from_notification(&found).ok_or_else(|| Error::UnexpectedResponse {
+            method: PROGRESS.to_owned(),
+            detail: format!("undecodable progress params: {}", found.params),
+        })
+    }
+
+    /// Sends `notifications/cancelled` for this request and stops waiting for it.
+    pub async fn cancel(self, reason: impl Into<String>) -> Result<()> {
+        let diagnostics = self.client.diagnostics().clone();
+        let method = self.method.clone();
+        match self.handle.cancel(Some(reason.into())).await {
+            Ok(()) => Ok(()),
+            Err(error) => Err(failure::request_failed(error, &method, &diagnostics).await),
+        }
+    }
+
+    /// Waits for the answer, up to the client's timeout; on timeout the request is
+    /// cancelled with `notifications/cancelled`.
+    pub async fn result(self) -> Result<T> {
+        let PendingRequest {
+            handle,
+            method,
+            client,
+            ..
+        } = self;
+        match handle.await_response().await {
+            Ok(result) => T::from_server_result(result).map_err(|other| {
+                let json = serde_json::to_string(&other).unwrap_or_default();
+                Error::UnexpectedResponse {
+                    method,
+                    detail: format!("got {json}"),
+                }
+            }),
+            Err(error) => Err(failure::request_failed(error, &method, client.diagnostics()).await),
+        }
+    }
+
+    fn token_json(&self) -> Value {
+        serde_json::to_value(&self.handle.progress_token).unwrap_or(Value::Null)
+    }
+}

@@ -1,0 +1,272 @@
+//! The one error type of the crate, and the JSON-RPC error codes as named constants.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// `Result` with [`Error`] as the default error type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// JSON-RPC and MCP error codes, as servers send them in an error response.
+///
+/// ```
+/// use mcp_assured::code;
+/// assert_eq!(code::INVALID_PARAMS, -32602);
+/// ```
+pub mod code {
+    /// The server could not parse the JSON it received.
+    pub const PARSE_ERROR: i32 = -32700;
+    /// The JSON sent is not a valid request object.
+    pub const INVALID_REQUEST: i32 = -32600;
+    /// The method does not exist or is not offered.
+    pub const METHOD_NOT_FOUND: i32 = -32601;
+    /// Invalid method parameters (MCP servers use it for an unknown tool, too).
+    pub const INVALID_PARAMS: i32 = -32602;
+    /// Internal JSON-RPC error.
+    pub const INTERNAL_ERROR: i32 = -32603;
+    /// MCP: the resource asked for does not exist.
+    pub const RESOURCE_NOT_FOUND: i32 = -32002;
+    /// MCP: the request needs a URL-mode elicitation first.
+    pub const URL_ELICITATION_REQUIRED: i32 = -32042;
+
+    /// The conventional name of a code, for messages (`"INVALID_PARAMS"`), if it has one.
+    pub fn name(code: i32) -> Option<&'static str> {
+        Some(match code {
+            PARSE_ERROR => "PARSE_ERROR",
+            INVALID_REQUEST => "INVALID_REQUEST",
+            METHOD_NOT_FOUND => "METHOD_NOT_FOUND",
+            INVALID_PARAMS => "INVALID_PARAMS",
+            INTERNAL_ERROR => "INTERNAL_ERROR",
+            RESOURCE_NOT_FOUND => "RESOURCE_NOT_FOUND",
+            URL_ELICITATION_REQUIRED => "URL_ELICITATION_REQUIRED",
+            _ => return None,
+        })
+    }
+}
+
+/// Everything that can go wrong between the harness and the server under test.
+///
+/// A tool that reports a failure (`isError: true`) is **not** an error: MCP defines it as a
+/// successful call, so [`McpClient::call_tool`](crate::McpClient::call_tool) returns `Ok`. A
+/// JSON-RPC error response (an unknown tool, bad parameters, an unknown resource) is
+/// [`Error::JsonRpc`].
+///
+/// Errors never contain credentials: tokens and authorization headers are not part of any
+/// message.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The server could not be reached, or refused the connection at the HTTP level.
+    #[error("could not connect to {target}: {reason}{}", http_details(*.status, .www_authenticate.as_deref()))]
+    Connect {
+        /// The URL or command the client tried.
+        target: String,
+        /// The HTTP status the server answered with, if it answered.
+        status: Option<u16>,
+        /// The `WWW-Authenticate` challenge of a 401/403, if the server sent one.
+        www_authenticate: Option<String>,
+        /// What happened, in words.
+        reason: String,
+    },
+
+    /// The server process could not be started.
+    #[error(
+        "could not start the server `{command}`: {source}. Check that the program exists and is executable."
+    )]
+    Spawn {
+        /// The program that was run.
+        command: String,
+        /// Why the operating system refused.
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// The connection was made but the MCP `initialize` handshake failed.
+    #[error("the MCP handshake with {target} failed: {reason}{}", tail(.stderr_tail))]
+    Initialize {
+        /// The URL or command of the server.
+        target: String,
+        /// What went wrong.
+        reason: String,
+        /// The last lines the server process wrote to stderr, if it is a child process.
+        stderr_tail: Option<String>,
+    },
+
+    /// The server answered a request with a JSON-RPC error.
+    #[error("`{method}` failed with JSON-RPC error {code}{}: {message}{}", code_name(*.code), data_suffix(.data.as_ref()))]
+    JsonRpc {
+        /// The request's method, e.g. `tools/call`.
+        method: String,
+        /// The error code (see [`code`](crate::code)).
+        code: i32,
+        /// The server's message.
+        message: String,
+        /// The server's `data` field, if any.
+        data: Option<Value>,
+    },
+
+    /// No answer arrived within the timeout; the request was cancelled with
+    /// `notifications/cancelled`.
+    #[error("`{method}` got no answer within {timeout:?}; the request was cancelled. Raise the limit with `.timeout(..)` on the builder or `client.with_timeout(..)` if the server is just slow.{}", tail(.stderr_tail))]
+    Timeout {
+        /// The request's method.
+        method: String,
+        /// The limit that was exceeded.
+        timeout: Duration,
+        /// The last lines the server process wrote to stderr, if it is a child process.
+        stderr_tail: Option<String>,
+    },
+
+    /// The server process exited.
+    #[error("the server process exited ({status}){}{}", during(.method.as_deref()), tail(.stderr_tail))]
+    ServerExited {
+        /// The request that was waiting, if any.
+        method: Option<String>,
+        /// The exit status, e.g. `exit status: 3`.
+        status: String,
+        /// The last lines the server wrote to stderr.
+        stderr_tail: Option<String>,
+    },
+
+    /// The server sent something that is not a JSON-RPC message.
+    #[error("the server sent a message that is not valid JSON-RPC ({reason}){}: {line}{}", during(.method.as_deref()), tail(.stderr_tail))]
+    Undecodable {
+        /// The offending line or event data (cut to 1000 characters).
+        line: String,
+        /// Why it could not be decoded.
+        reason: String,
+        /// The request that was waiting, if any.
+        method: Option<String>,
+        /// The last lines the server process wrote to stderr, if it is a child process.
+        stderr_tail: Option<String>,
+    },
+
+    /// The transport failed or closed without a more specific cause.
+    #[error("the connection to the server failed{}: {reason}{}", during(.method.as_deref()), http_details(*.status, None))]
+    Transport {
+        /// The request that was waiting, if any.
+        method: Option<String>,
+        /// The HTTP status, for HTTP transports, when the failure was an HTTP error.
+        status: Option<u16>,
+        /// What happened.
+        reason: String,
+    },
+
+    /// The server answered with a result of the wrong shape for the request.
+    #[error("`{method}` got an answer of an unexpected shape: {detail}")]
+    UnexpectedResponse {
+        /// The request's method.
+        method: String,
+        /// What arrived instead.
+        detail: String,
+    },
+
+    /// A tool, prompt or resource looked up by name is not offered by the server.
+    #[error("{kind} `{name}` not found; the server offers: {}", list(.available))]
+    NotFound {
+        /// `"tool"`, `"prompt"`, `"resource"`.
+        kind: &'static str,
+        /// The name or URI asked for.
+        name: String,
+        /// The names the server does offer.
+        available: Vec<String>,
+    },
+
+    /// The test passed the harness something it cannot use.
+    #[error("invalid {what}: {reason}")]
+    InvalidInput {
+        /// What was invalid, e.g. `tool arguments`.
+        what: String,
+        /// Why, and what to pass instead.
+        reason: String,
+    },
+}
+
+impl Error {
+    /// The JSON-RPC error code, for [`Error::JsonRpc`].
+    pub fn code(&self) -> Option<i32> {
+        match self {
+            Error::JsonRpc { code, .. } => Some(*code),
+            _ => None,
+        }
+    }
+
+    /// The HTTP status the server answered with, for connect and HTTP transport failures.
+    pub fn http_status(&self) -> Option<u16> {
+        match self {
+            Error::Connect { status, .. } | Error::Transport { status, .. } => *status,
+            _ => None,
+        }
+    }
+
+    /// The last lines the server process wrote to stderr, when the error carries them.
+    pub fn stderr_tail(&self) -> Option<&str> {
+        match self {
+            Error::Initialize { stderr_tail, .. }
+            | Error::Timeout { stderr_tail, .. }
+            | Error::ServerExited { stderr_tail, .. }
+            | Error::Undecodable { stderr_tail, .. } => stderr_tail.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// Whether this is a timeout.
+    pub fn is_timeout(&self) -> bool {
+        matches!(self, Error::Timeout { .. })
+    }
+
+    pub(crate) fn invalid(what: impl Into<String>, reason: impl Into<String>) -> Self {
+        Error::InvalidInput {
+            what: what.into(),
+            reason: reason.into(),
+        }
+    }
+}
+
+fn http_details(status: Option<u16>, challenge: Option<&str>) -> String {
+    let mut out = String::new();
+    if let Some(status) = status {
+        out.push_str(&format!(" (HTTP {status})"));
+        if status == 401 || status == 403 {
+            match challenge {
+                Some(challenge) => out.push_str(&format!("; WWW-Authenticate: {challenge}")),
+                None => out.push_str("; no WWW-Authenticate challenge"),
+            }
+            out.push_str(". Check the credentials given with `.bearer_token(..)`, `.basic_auth(..)` or `.header(..)`");
+        }
+    }
+    out
+}
+
+fn code_name(code: i32) -> String {
+    code::name(code)
+        .map(|n| format!(" ({n})"))
+        .unwrap_or_default()
+}
+
+fn data_suffix(data: Option<&Value>) -> String {
+    data.map(|d| format!(" (data: {d})")).unwrap_or_default()
+}
+
+fn during(method: Option<&str>) -> String {
+    method.map(|m| format!(" during `{m}`")).unwrap_or_default()
+}
+
+fn tail(stderr: &Option<String>) -> String {
+    match stderr.as_deref().map(str::trim_end) {
+        Some(s) if !s.is_empty() => format!("\n--- server stderr (last lines) ---\n{s}"),
+        _ => String::new(),
+    }
+}
+
+fn list(items: &[String]) -> String {
+    if items.is_empty() {
+        "nothing".to_owned()
+    } else {
+        items
+            .iter()
+            .map(|i| format!("`{i}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}

@@ -1,0 +1,53 @@
+//! The four ways to reach a server, one file each, and what they share.
+
+pub(crate) mod diagnostics;
+pub(crate) mod http;
+pub(crate) mod in_process;
+pub(crate) mod lines;
+pub(crate) mod sse;
+pub(crate) mod stdio;
+pub(crate) mod streamable_http;
+
+use self::{
+    http::HttpSettings,
+    in_process::{InProcessServer, ServerTask},
+    stdio::{ChildGuard, StdioCommand},
+};
+
+/// Where the server is, with everything needed to reach it.
+#[derive(Debug)]
+pub(crate) enum Target {
+    StreamableHttp { url: String, http: HttpSettings },
+    Sse { url: String, http: HttpSettings },
+    Stdio(StdioCommand),
+    InProcess(InProcessServer),
+}
+
+impl Target {
+    /// The server's address or command line, for messages.
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            Target::StreamableHttp { url, .. } | Target::Sse { url, .. } => url.clone(),
+            Target::Stdio(command) => format!("`{}`", command.display()),
+            Target::InProcess(server) => format!("in-process {}", server.name()),
+        }
+    }
+}
+
+/// What must be stopped when the client closes: the child process or the in-process server.
+#[derive(Debug)]
+pub(crate) enum Owned {
+    Nothing,
+    Child(ChildGuard),
+    Server(ServerTask),
+}
+
+impl Owned {
+    pub(crate) async fn shutdown(&mut self) {
+        match self {
+            Owned::Nothing => {}
+            Owned::Child(child) => child.shutdown().await,
+            Owned::Server(server) => server.shutdown().await,
+        }
+    }
+}
