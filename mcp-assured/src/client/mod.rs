@@ -99,6 +99,7 @@ struct Shared {
     diagnostics: Arc<Diagnostics>,
     server_info: ServerInfo,
     target: String,
+    process_id: Option<u32>,
     /// Taken by `close()`; dropping it (with the last clone) also ends the session.
     connection: Mutex<Option<Connection>>,
 }
@@ -140,6 +141,7 @@ impl McpClient {
                 diagnostics: connection.diagnostics.clone(),
                 server_info,
                 target: connection.target.clone(),
+                process_id: connection.owned.process_id(),
                 connection: Mutex::new(Some(connection)),
             }),
             timeout,
@@ -162,6 +164,11 @@ impl McpClient {
     /// The URL or command line of the server, for messages.
     pub fn target(&self) -> &str {
         &self.shared.target
+    }
+
+    /// The process id of a stdio server the client started (`None` for other transports).
+    pub fn process_id(&self) -> Option<u32> {
+        self.shared.process_id
     }
 
     /// The per-request timeout of this handle.

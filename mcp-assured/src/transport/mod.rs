@@ -43,6 +43,13 @@ pub(crate) enum Owned {
 }
 
 impl Owned {
+    pub(crate) fn process_id(&self) -> Option<u32> {
+        match self {
+            Owned::Child(child) => child.pid(),
+            Owned::Nothing | Owned::Server(_) => None,
+        }
+    }
+
     pub(crate) async fn shutdown(&mut self) {
         match self {
             Owned::Nothing => {}

@@ -138,6 +138,11 @@ impl ChildGuard {
         }
     }
 
+    /// The child's process id (also its process group id).
+    pub(crate) fn pid(&self) -> Option<u32> {
+        self.pid
+    }
+
     /// Waits up to a grace period for the child to exit by itself (its stdin is closed by
     /// then), kills it if it does not, and returns once it is reaped.
     pub(crate) async fn shutdown(&mut self) {

@@ -1,0 +1,185 @@
+//! Starts the example server over each transport and connects a client to it.
+
+#![allow(dead_code, deprecated)] // each test file uses part of this; sampling & roots are SEP-2577-deprecated
+
+use std::time::Duration;
+
+use mcp_assured::{
+    McpAssured, McpClient,
+    model::{CreateMessageResult, ElicitResult, ElicitationAction, Root, SamplingMessage},
+};
+use mcp_assured_examples::{
+    ExampleServer, HttpOptions,
+    serve::{serve_sse, serve_streamable_http},
+};
+use tokio::{net::TcpListener, task::JoinHandle};
+
+/// The example server binary, built by cargo for these tests.
+pub const EXAMPLE_SERVER: &str = env!("CARGO_BIN_EXE_example-server");
+
+/// How the test reaches the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Transport {
+    InProcess,
+    Stdio,
+    StreamableHttp,
+    Sse,
+}
+
+/// An HTTP server running on a task of the test's runtime; stopped on drop.
+#[derive(Debug)]
+pub struct HttpServer {
+    pub base_url: String,
+    task: JoinHandle<std::io::Result<()>>,
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl HttpServer {
+    pub async fn streamable_http(options: HttpOptions) -> Self {
+        Self::start(options, false).await
+    }
+
+    pub async fn sse(options: HttpOptions) -> Self {
+        Self::start(options, true).await
+    }
+
+    async fn start(options: HttpOptions, sse: bool) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind loopback");
+        let base_url = format!("http://{}", listener.local_addr().expect("local address"));
+        let task = if sse {
+            tokio::spawn(serve_sse(listener, options))
+        } else {
+            tokio::spawn(serve_streamable_http(listener, options))
+        };
+        HttpServer { base_url, task }
+    }
+
+    /// The URL a client is given: streamable HTTP gets the bare base (the client adds
+    /// `/mcp`), SSE the `/sse` endpoint.
+    pub fn client_url(&self, transport: Transport) -> String {
+        match transport {
+            Transport::Sse => format!("{}/sse", self.base_url),
+            _ => self.base_url.clone(),
+        }
+    }
+}
+
+/// A connected client and whatever keeps its server alive; derefs to the client.
+pub struct Connected {
+    pub client: McpClient,
+    pub server: Option<HttpServer>,
+}
+
+impl std::ops::Deref for Connected {
+    type Target = McpClient;
+    fn deref(&self) -> &McpClient {
+        &self.client
+    }
+}
+
+/// The answers the suite's clients give to sampling, elicitation and roots requests.
+pub fn with_answers(builder: mcp_assured::ClientBuilder) -> mcp_assured::ClientBuilder {
+    builder
+        .timeout(Duration::from_secs(10))
+        .on_sampling(|request| {
+            let asked = request
+                .messages
+                .first()
+                .and_then(|m| m.content.first())
+                .and_then(|c| c.as_text())
+                .map(|t| t.text.clone())
+                .unwrap_or_default();
+            CreateMessageResult::new(
+                SamplingMessage::assistant_text(format!("sampled: {asked}")),
+                "test-model".into(),
+            )
+        })
+        .on_elicitation(|_| {
+            ElicitResult::new(ElicitationAction::Accept)
+                .with_content(serde_json::json!({"name": "Ada"}))
+        })
+        .roots([Root::new("file:///workspace").with_name("workspace")])
+}
+
+/// Starts the example server (page size 1000: one page) and connects over `transport`.
+pub async fn connect(transport: Transport) -> Connected {
+    connect_with(transport, None).await
+}
+
+pub async fn connect_with(transport: Transport, page_size: Option<usize>) -> Connected {
+    let builder = with_answers(McpAssured::client());
+    let (builder, server) = match transport {
+        Transport::InProcess => {
+            let server = match page_size {
+                Some(n) => ExampleServer::new().with_page_size(n),
+                None => ExampleServer::new(),
+            };
+            (builder.service(server), None)
+        }
+        Transport::Stdio => {
+            let mut builder = builder.command(EXAMPLE_SERVER);
+            if let Some(n) = page_size {
+                builder = builder.arg("--page-size").arg(n.to_string());
+            }
+            (builder, None)
+        }
+        Transport::StreamableHttp | Transport::Sse => {
+            let options = HttpOptions {
+                page_size,
+                ..HttpOptions::default()
+            };
+            let server = if transport == Transport::Sse {
+                HttpServer::sse(options).await
+            } else {
+                HttpServer::streamable_http(options).await
+            };
+            (builder.base_uri(server.client_url(transport)), Some(server))
+        }
+    };
+    let client = builder
+        .build()
+        .await
+        .unwrap_or_else(|e| panic!("connecting over {transport:?} failed: {e}"));
+    Connected { client, server }
+}
+
+/// A loopback port nothing listens on.
+pub fn unused_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+    listener.local_addr().expect("local address").port()
+}
+
+/// Polls `check` until it returns true or `limit` passes.
+pub async fn eventually<F, Fut>(limit: Duration, mut check: F) -> bool
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = bool>,
+{
+    let deadline = tokio::time::Instant::now() + limit;
+    loop {
+        if check().await {
+            return true;
+        }
+        if tokio::time::Instant::now() > deadline {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The text of a tool result's content blocks, joined by newlines.
+pub fn text_of(result: &mcp_assured::model::CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
