@@ -13,7 +13,7 @@ use crate::{
     transport::{
         diagnostics::{Diagnostics, Fault},
         http::status_in_message,
-        sse::{PostError, describe_request_error},
+        sse::{CONNECTION_REFUSED, PostError, describe_request_error},
     },
 };
 
@@ -174,7 +174,7 @@ pub(crate) async fn initialize_failed(
             let failure = http_failure(error.error.as_ref());
             if failure.connect_failed || failure.status.is_some() {
                 let reason = if failure.connect_failed {
-                    "nothing is listening there (connection refused); is the server running on that port?".to_owned()
+                    CONNECTION_REFUSED.to_owned()
                 } else {
                     failure
                         .reason

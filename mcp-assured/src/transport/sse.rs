@@ -20,6 +20,10 @@ use super::{
 };
 use crate::Error;
 
+/// What a refused TCP connection means to the person running the test.
+pub(crate) const CONNECTION_REFUSED: &str =
+    "nothing is listening there (connection refused); is the server running on that port?";
+
 /// A failed POST of a message to the endpoint.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum PostError {
@@ -69,7 +73,14 @@ pub(crate) async fn connect(
         .headers(headers.clone())
         .send()
         .await
-        .map_err(|e| connect_error(None, None, describe_request_error(&e)))?;
+        .map_err(|e| {
+            let reason = if e.is_connect() {
+                CONNECTION_REFUSED.to_owned()
+            } else {
+                describe_request_error(&e)
+            };
+            connect_error(None, None, reason)
+        })?;
     let status = response.status();
     if !status.is_success() {
         let challenge = www_authenticate(response.headers());
