@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use mcp_assured::{Error, code, model::Reference, model::ResourceContents, model::Root};
 use serde_json::json;
-use support::{Transport, connect, connect_with, eventually, text_of};
+use support::{Transport, connect, connect_configured, connect_with, eventually, text_of};
 
 macro_rules! for_each_transport {
     ($($feature:ident),* $(,)?) => {
@@ -56,6 +56,8 @@ for_each_transport!(
     answers_roots_and_announces_changes,
     follows_pagination,
     sends_raw_requests,
+    records_server_requests_it_cannot_answer,
+    pins_the_protocol_version,
 );
 
 async fn reports_server_info(transport: Transport) {
@@ -487,4 +489,24 @@ async fn sends_raw_requests(transport: Transport) {
         .await
         .unwrap_err();
     assert_eq!(error.code(), Some(code::METHOD_NOT_FOUND), "{error}");
+}
+
+async fn records_server_requests_it_cannot_answer(transport: Transport) {
+    // No `.on_sampling(..)`: the client does not offer sampling, yet the server asks.
+    let client = connect_configured(transport, None, |builder| builder).await;
+    let result = client
+        .call_tool("sample", json!({"prompt": "hi", "force": true}))
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(true), "{}", text_of(&result));
+    let unanswered = client.unanswered_server_requests();
+    assert_eq!(unanswered.len(), 1, "{unanswered:?}");
+    assert_eq!(unanswered[0].method, "sampling/createMessage");
+    assert_eq!(unanswered[0].params["messages"][0]["content"]["text"], "hi");
+}
+
+async fn pins_the_protocol_version(transport: Transport) {
+    let client = connect_configured(transport, None, |b| b.protocol_version("2025-06-18")).await;
+    assert_eq!(client.protocol_version(), "2025-06-18");
+    client.ping().await.unwrap();
 }

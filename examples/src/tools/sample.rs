@@ -21,6 +21,10 @@ const MAX_TOKENS: u32 = 256;
 struct SampleArgs {
     /// The user message to send to the client's model.
     prompt: String,
+    /// Send the request even if the client did not declare the sampling capability, as a
+    /// careless server would (to test how clients treat requests they cannot answer).
+    #[serde(default)]
+    force: bool,
 }
 
 #[tool_router(router = sample_router, vis = "pub(super)")]
@@ -28,17 +32,18 @@ impl ExampleServer {
     #[tool(
         description = "Asks the client's model to answer `prompt` (sampling/createMessage) and \
                        answers with the text it returned. A tool error if the client has no \
-                       sampling capability or refuses."
+                       sampling capability (unless `force`) or refuses."
     )]
     async fn sample(
         &self,
-        Parameters(SampleArgs { prompt }): Parameters<SampleArgs>,
+        Parameters(SampleArgs { prompt, force }): Parameters<SampleArgs>,
         context: RequestContext<RoleServer>,
     ) -> Result<String, String> {
-        if context
-            .client_capabilities()
-            .and_then(|capabilities| capabilities.sampling)
-            .is_none()
+        if !force
+            && context
+                .client_capabilities()
+                .and_then(|capabilities| capabilities.sampling)
+                .is_none()
         {
             return Err(
                 "Cannot sample: the client did not declare the sampling capability.".to_owned(),

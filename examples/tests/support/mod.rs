@@ -114,7 +114,17 @@ pub async fn connect(transport: Transport) -> Connected {
 }
 
 pub async fn connect_with(transport: Transport, page_size: Option<usize>) -> Connected {
-    let builder = with_answers(McpAssured::client());
+    connect_configured(transport, page_size, with_answers).await
+}
+
+/// Starts the example server and connects over `transport` with a client set up by
+/// `configure` (which gets a bare builder).
+pub async fn connect_configured(
+    transport: Transport,
+    page_size: Option<usize>,
+    configure: impl FnOnce(mcp_assured::ClientBuilder) -> mcp_assured::ClientBuilder,
+) -> Connected {
+    let builder = configure(McpAssured::client());
     let (builder, server) = match transport {
         Transport::InProcess => {
             let server = match page_size {
