@@ -1,0 +1,256 @@
+//! The peers install (once, even when test processes race for it) and really answer MCP.
+//!
+//! These tests speak JSON-RPC by hand so that they check the peers, not our client.
+
+use std::time::Duration;
+
+use mcp_assured_tests::{ServerProcess, peers};
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _, BufReader};
+use tokio::net::TcpStream;
+use tokio::process::Command;
+
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+fn initialize_request() -> Value {
+    json!({
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": { "name": "mcp-assured-tests", "version": "0" }
+        }
+    })
+}
+
+/// Sends `initialize` to a stdio server and returns its response; every stdout line must be
+/// JSON-RPC.
+async fn initialize_over_stdio(mut command: Command) -> Value {
+    let mut child = command
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("spawn the stdio server");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
+    stdin
+        .write_all(format!("{}\n", initialize_request()).as_bytes())
+        .await
+        .unwrap();
+    stdin.flush().await.unwrap();
+
+    let response = tokio::time::timeout(TIMEOUT, async {
+        while let Some(line) = stdout.next_line().await.unwrap() {
+            let message: Value = serde_json::from_str(&line)
+                .unwrap_or_else(|e| panic!("not JSON-RPC on stdout ({e}): {line}"));
+            if message["id"] == 1 {
+                return message;
+            }
+        }
+        panic!("stdout closed before the initialize response");
+    })
+    .await
+    .expect("initialize response within the timeout");
+
+    drop(stdin);
+    child.kill().await.unwrap();
+    response
+}
+
+#[tokio::test]
+async fn server_everything_installs_and_answers_initialize_over_stdio() {
+    let script = peers::server_everything();
+    assert!(script.ends_with("dist/index.js"), "{}", script.display());
+    assert!(script.is_file(), "{} is missing", script.display());
+    assert!(peers::node().is_file());
+
+    let mut command = Command::new(peers::node());
+    command.arg(&script).arg("stdio");
+    let response = initialize_over_stdio(command).await;
+
+    let result = &response["result"];
+    assert_eq!(result["protocolVersion"], "2025-11-25", "{response:#}");
+    assert_eq!(result["serverInfo"]["name"], "mcp-servers/everything");
+    assert_eq!(result["capabilities"]["tools"]["listChanged"], true);
+}
+
+#[tokio::test]
+async fn python_sdk_installs_and_its_server_answers_initialize_over_stdio() {
+    let python = peers::python();
+    assert!(python.is_file(), "{} is missing", python.display());
+    assert!(peers::python_server_script().is_file());
+
+    let mut command = Command::new(&python);
+    command.arg(peers::python_server_script());
+    let response = initialize_over_stdio(command).await;
+
+    let result = &response["result"];
+    assert_eq!(result["protocolVersion"], "2025-11-25", "{response:#}");
+    assert_eq!(result["serverInfo"]["name"], "mcp-assured-python-peer");
+    assert!(result["capabilities"]["tools"].is_object());
+}
+
+/// POSTs `initialize` to a streamable HTTP endpoint over a raw socket; returns the response head
+/// and body.
+async fn post_initialize(server: &ServerProcess) -> String {
+    let body = initialize_request().to_string();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {len}\r\n\
+         Connection: close\r\n\r\n{body}",
+        port = server.port(),
+        len = body.len(),
+    );
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port()))
+        .await
+        .unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    tokio::time::timeout(TIMEOUT, async {
+        // The SSE response stays open until the reply is sent; read until it is there.
+        let mut buffer = [0; 4096];
+        while !response.contains("\"id\":1") {
+            let read = stream.read(&mut buffer).await.unwrap();
+            assert!(read > 0, "connection closed early:\n{response}");
+            response.push_str(&String::from_utf8_lossy(&buffer[..read]));
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("no initialize response:\n{response}"));
+    response
+}
+
+#[tokio::test]
+async fn server_everything_serves_streamable_http_on_a_free_port() {
+    let server = ServerProcess::everything_streamable_http().await;
+    assert_eq!(
+        server.endpoint_url(),
+        format!("http://127.0.0.1:{}/mcp", server.port())
+    );
+
+    let response = post_initialize(&server).await;
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(
+        response.to_lowercase().contains("\nmcp-session-id: "),
+        "{response}"
+    );
+    assert!(
+        response.contains("\"name\":\"mcp-servers/everything\""),
+        "{response}"
+    );
+
+    let output = server.shutdown().await;
+    assert!(output.contains("Received MCP POST request"), "{output}");
+}
+
+#[tokio::test]
+async fn python_server_serves_streamable_http_on_a_free_port() {
+    let server = ServerProcess::python_streamable_http().await;
+    let response = post_initialize(&server).await;
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(
+        response.contains("\"name\":\"mcp-assured-python-peer\""),
+        "{response}"
+    );
+}
+
+#[tokio::test]
+async fn server_everything_sse_announces_its_message_endpoint() {
+    let server = ServerProcess::everything_sse().await;
+    assert!(server.endpoint_url().ends_with("/sse"));
+
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port()))
+        .await
+        .unwrap();
+    let request = format!(
+        "GET /sse HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAccept: text/event-stream\r\n\r\n",
+        server.port()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut lines = BufReader::new(stream).lines();
+    let endpoint = tokio::time::timeout(TIMEOUT, async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            if let Some(data) = line.strip_prefix("data: ") {
+                return data.to_owned();
+            }
+        }
+        panic!("the SSE stream closed before the endpoint event");
+    })
+    .await
+    .expect("endpoint event within the timeout");
+    assert!(
+        endpoint.starts_with("/message?sessionId="),
+        "{endpoint}\n{}",
+        server.output_tail()
+    );
+}
+
+#[tokio::test]
+async fn a_dropped_server_leaves_no_process_behind() {
+    let port = mcp_assured_tests::free_loopback_port();
+    let mut command = Command::new("sh");
+    // A process group of two: a background `sleep` that must die with it, and the listener.
+    command.args([
+        "-c",
+        &format!(
+            "sleep 300 & echo \"sleeper $!\"; exec {} -c 'import socket,time; s=socket.socket(); \
+             s.bind((\"127.0.0.1\",{port})); s.listen(); time.sleep(300)'",
+            peers::python().display()
+        ),
+    ]);
+    let mut server = ServerProcess::spawn("listener", command);
+    server.wait_for_port(port, TIMEOUT).await;
+    let leader = server.pid().expect("running");
+    let sleeper: u32 = server
+        .output_tail()
+        .split_once("stdout| sleeper ")
+        .and_then(|(_, rest)| rest.lines().next()?.parse().ok())
+        .expect("the shell printed the sleeper's pid");
+    drop(server);
+
+    // The leader is reaped by the drop: gone, not a zombie.
+    assert!(state(leader).is_none(), "leader: {:?}", state(leader));
+    // The sleeper got SIGKILL too; its reaper is whichever process inherited it.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    while state(sleeper).is_some_and(|s| s != 'Z') {
+        assert!(tokio::time::Instant::now() < deadline, "sleeper still runs");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(TcpStream::connect(("127.0.0.1", port)).await.is_err());
+}
+
+/// The state letter of `/proc/<pid>/stat` (`R`, `S`, `Z`, ...), `None` if there is no such
+/// process.
+fn state(pid: u32) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat.rsplit_once(") ")?.1.chars().next()
+}
+
+#[tokio::test]
+async fn a_server_that_dies_is_reported_with_its_output() {
+    let failure = tokio::spawn(async {
+        let mut command = Command::new("sh");
+        command.args(["-c", "echo 'cannot start: no config' >&2; exit 3"]);
+        let mut server = ServerProcess::spawn("broken server", command);
+        server
+            .wait_for_port(mcp_assured_tests::free_loopback_port(), TIMEOUT)
+            .await;
+    })
+    .await
+    .expect_err("wait_for_port panics");
+    let panic = failure.into_panic();
+    let message = panic.downcast_ref::<String>().expect("a formatted message");
+    assert!(
+        message.starts_with("broken server exited (exit status: 3) before accepting connections"),
+        "{message}"
+    );
+    assert!(message.contains("\ncommand: sh -c "), "{message}");
+    assert!(
+        message.contains("\nstderr| cannot start: no config\n"),
+        "{message}"
+    );
+}
