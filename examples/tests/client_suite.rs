@@ -479,6 +479,10 @@ async fn follows_pagination(transport: Transport) {
 
 async fn sends_raw_requests(transport: Transport) {
     let client = connect(transport).await;
+    client
+        .notify("notifications/custom", json!({"from": "a test"}))
+        .await
+        .unwrap();
     let tools = client.request("tools/list", json!({})).await.unwrap();
     assert!(
         tools["tools"].as_array().is_some_and(|t| !t.is_empty()),

@@ -4,6 +4,27 @@
 //! fluent async client that speaks every MCP transport, built on the official Rust SDK
 //! ([rmcp](https://docs.rs/rmcp)).
 //!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> mcp_assured::Result<()> {
+//! use mcp_assured::McpAssured;
+//! use mcp_assured_examples::ExampleServer;
+//! use serde_json::json;
+//!
+//! // An rmcp server in this process; `.base_uri(..)` or `.command(..)` reach any other.
+//! let client = McpAssured::client().service(ExampleServer::new()).build().await?;
+//! let result = client.call_tool("weather", json!({"city": "London"})).await?;
+//! assert_eq!(result.is_error, Some(false));
+//! assert_eq!(
+//!     result.structured_content,
+//!     Some(json!({"city": "London", "temperature": 15, "conditions": "cloudy"}))
+//! );
+//! client.close().await?;
+//! # Ok(()) }
+//! ```
+//!
+//! Over HTTP:
+//!
 //! ```no_run
 //! # async fn demo() -> mcp_assured::Result<()> {
 //! use mcp_assured::McpAssured;
@@ -44,5 +65,10 @@ pub use secret::Secret;
 
 /// The rmcp crate this harness is built on, for writing in-process servers.
 pub use rmcp;
+
+/// The README's examples, compiled as doctests so they never drift.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;
 /// The MCP data types (tools, resources, prompts, results, ...), from rmcp.
 pub use rmcp::model;

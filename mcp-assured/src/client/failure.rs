@@ -12,8 +12,8 @@ use crate::{
     Error,
     transport::{
         diagnostics::{Diagnostics, Fault},
-        http::status_in_message,
-        sse::{CONNECTION_REFUSED, PostError, describe_request_error},
+        http::{CONNECTION_REFUSED, status_in_message},
+        sse::{PostError, describe_request_error},
     },
 };
 

@@ -7,6 +7,10 @@ use http::{HeaderName, HeaderValue, header::AUTHORIZATION};
 
 use crate::{Error, Secret};
 
+/// What a refused TCP connection means to the person running the test.
+pub(crate) const CONNECTION_REFUSED: &str =
+    "nothing is listening there (connection refused); is the server running on that port?";
+
 /// How the client authenticates to an HTTP server.
 #[derive(Debug, Clone)]
 pub(crate) enum Auth {

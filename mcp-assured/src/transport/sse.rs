@@ -16,13 +16,9 @@ use sse_stream::{Sse, SseStream};
 
 use super::{
     diagnostics::{Diagnostics, Fault},
-    http::HttpSettings,
+    http::{CONNECTION_REFUSED, HttpSettings},
 };
 use crate::Error;
-
-/// What a refused TCP connection means to the person running the test.
-pub(crate) const CONNECTION_REFUSED: &str =
-    "nothing is listening there (connection refused); is the server running on that port?";
 
 /// A failed POST of a message to the endpoint.
 #[derive(Debug, thiserror::Error)]
