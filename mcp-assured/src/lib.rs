@@ -58,7 +58,8 @@ mod transport;
 
 pub use client::{
     ClientBuilder, DEFAULT_TIMEOUT, FromServerResult, IntoAnswer, LogMessage, McpAssured,
-    McpClient, Notification, PendingRequest, Progress, ServerInfo, ServerRequest,
+    McpClient, Notification, PendingRequest, Progress, PromptResult, ResourceResult, ServerInfo,
+    ServerRequest, ToolResult,
 };
 pub use error::{Error, Result, code};
 pub use secret::Secret;

@@ -10,21 +10,22 @@ mod failure;
 mod handler;
 pub(crate) mod notifications;
 mod pending;
+mod results;
 pub(crate) mod server_requests;
 
 use std::{sync::Arc, time::Duration};
 
 use rmcp::{
     RoleClient,
-    model::{ArgumentInfo, CallToolResult},
+    model::ArgumentInfo,
     model::{
         CallToolRequestParams, ClientNotification, ClientRequest, CompleteRequestParams,
-        CompleteResult, CustomNotification, CustomRequest, GetPromptRequestParams, GetPromptResult,
-        JsonObject, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-        ListToolsResult, LoggingLevel, PaginatedRequestParams, Prompt, ReadResourceRequestParams,
-        ReadResourceResult, Reference, Request, RequestNoParam, RequestOptionalParam, Resource,
-        ResourceTemplate, Root, ServerCapabilities, SetLevelRequestParams, SubscribeRequestParams,
-        Tool, UnsubscribeRequestParams,
+        CompleteResult, CustomNotification, CustomRequest, GetPromptRequestParams, JsonObject,
+        ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+        LoggingLevel, PaginatedRequestParams, Prompt, ReadResourceRequestParams, Reference,
+        Request, RequestNoParam, RequestOptionalParam, Resource, ResourceTemplate, Root,
+        ServerCapabilities, SetLevelRequestParams, SubscribeRequestParams, Tool,
+        UnsubscribeRequestParams,
     },
     service::{Peer, PeerRequestOptions},
 };
@@ -36,6 +37,7 @@ pub use self::{
     builder::{ClientBuilder, DEFAULT_TIMEOUT, McpAssured},
     notifications::{LogMessage, Notification, Progress},
     pending::{FromServerResult, PendingRequest},
+    results::{PromptResult, ResourceResult, ToolResult},
     server_requests::{IntoAnswer, ServerRequest},
 };
 use self::{
@@ -228,9 +230,14 @@ impl McpClient {
     async fn start<T: FromServerResult>(
         &self,
         request: ClientRequest,
-        method: impl Into<String>,
+        method: &str,
+        subject: &str,
     ) -> Result<PendingRequest<T>> {
-        let method = method.into();
+        let method = if subject.is_empty() {
+            method.to_owned()
+        } else {
+            format!("{method} {subject}")
+        };
         let options = PeerRequestOptions::with_timeout(self.timeout);
         match self
             .shared
@@ -238,7 +245,12 @@ impl McpClient {
             .send_cancellable_request(request, options)
             .await
         {
-            Ok(handle) => Ok(PendingRequest::new(handle, method, self.clone())),
+            Ok(handle) => Ok(PendingRequest::new(
+                handle,
+                method,
+                subject.to_owned(),
+                self.clone(),
+            )),
             Err(error) => Err(failure::request_failed(error, &method, self.diagnostics()).await),
         }
     }
@@ -246,9 +258,10 @@ impl McpClient {
     async fn send<T: FromServerResult>(
         &self,
         request: ClientRequest,
-        method: impl Into<String>,
+        method: &str,
+        subject: &str,
     ) -> Result<T> {
-        self.start(request, method).await?.result().await
+        self.start(request, method, subject).await?.result().await
     }
 
     /// Sends any request and returns the result as JSON: the escape hatch for methods
@@ -260,7 +273,7 @@ impl McpClient {
             other => Some(other),
         };
         let request = ClientRequest::CustomRequest(CustomRequest::new(method, params));
-        self.send(request, method).await
+        self.send(request, method, "").await
     }
 
     /// Sends any notification to the server.
@@ -283,14 +296,14 @@ impl McpClient {
             method: Default::default(),
             extensions: Default::default(),
         });
-        self.send(request, "ping").await
+        self.send(request, "ping", "").await
     }
 
     /// `logging/setLevel`.
     pub async fn set_logging_level(&self, level: LoggingLevel) -> Result<()> {
         let request =
             ClientRequest::SetLevelRequest(Request::new(SetLevelRequestParams::new(level)));
-        self.send(request, "logging/setLevel").await
+        self.send(request, "logging/setLevel", "").await
     }
 
     // ----- tools ---------------------------------------------------------------------------
@@ -308,7 +321,7 @@ impl McpClient {
     /// One page of `tools/list`; pass the previous page's `next_cursor` to get the next.
     pub async fn list_tools_page(&self, cursor: Option<String>) -> Result<ListToolsResult> {
         let request = ClientRequest::ListToolsRequest(paginated(cursor));
-        self.send(request, "tools/list").await
+        self.send(request, "tools/list", "").await
     }
 
     /// The tool named `name`, from `tools/list`; [`Error::NotFound`] lists the names offered.
@@ -325,7 +338,7 @@ impl McpClient {
     ///
     /// A tool that reports failure (`isError: true`) is an `Ok` result; an unknown tool or
     /// invalid arguments rejected by the server are [`Error::JsonRpc`].
-    pub async fn call_tool(&self, name: &str, arguments: Value) -> Result<CallToolResult> {
+    pub async fn call_tool(&self, name: &str, arguments: Value) -> Result<ToolResult> {
         self.start_call_tool(name, arguments).await?.result().await
     }
 
@@ -334,11 +347,11 @@ impl McpClient {
         &self,
         name: &str,
         arguments: Value,
-    ) -> Result<PendingRequest<CallToolResult>> {
+    ) -> Result<PendingRequest<ToolResult>> {
         let mut params = CallToolRequestParams::new(name.to_owned());
         params.arguments = object_or_none(arguments, "tool arguments")?;
         let request = ClientRequest::CallToolRequest(Request::new(params));
-        self.start(request, format!("tools/call {name}")).await
+        self.start(request, "tools/call", name).await
     }
 
     // ----- resources -----------------------------------------------------------------------
@@ -356,7 +369,7 @@ impl McpClient {
     /// One page of `resources/list`.
     pub async fn list_resources_page(&self, cursor: Option<String>) -> Result<ListResourcesResult> {
         let request = ClientRequest::ListResourcesRequest(paginated(cursor));
-        self.send(request, "resources/list").await
+        self.send(request, "resources/list", "").await
     }
 
     /// `resources/templates/list`, following `nextCursor` through every page.
@@ -375,30 +388,28 @@ impl McpClient {
         cursor: Option<String>,
     ) -> Result<ListResourceTemplatesResult> {
         let request = ClientRequest::ListResourceTemplatesRequest(paginated(cursor));
-        self.send(request, "resources/templates/list").await
+        self.send(request, "resources/templates/list", "").await
     }
 
     /// `resources/read`.
-    pub async fn read_resource(&self, uri: &str) -> Result<ReadResourceResult> {
+    pub async fn read_resource(&self, uri: &str) -> Result<ResourceResult> {
         let request =
             ClientRequest::ReadResourceRequest(Request::new(ReadResourceRequestParams::new(uri)));
-        self.send(request, format!("resources/read {uri}")).await
+        self.send(request, "resources/read", uri).await
     }
 
     /// `resources/subscribe`; updates arrive as `notifications/resources/updated`.
     pub async fn subscribe(&self, uri: &str) -> Result<()> {
         let request =
             ClientRequest::SubscribeRequest(Request::new(SubscribeRequestParams::new(uri)));
-        self.send(request, format!("resources/subscribe {uri}"))
-            .await
+        self.send(request, "resources/subscribe", uri).await
     }
 
     /// `resources/unsubscribe`.
     pub async fn unsubscribe(&self, uri: &str) -> Result<()> {
         let request =
             ClientRequest::UnsubscribeRequest(Request::new(UnsubscribeRequestParams::new(uri)));
-        self.send(request, format!("resources/unsubscribe {uri}"))
-            .await
+        self.send(request, "resources/unsubscribe", uri).await
     }
 
     // ----- prompts -------------------------------------------------------------------------
@@ -416,7 +427,7 @@ impl McpClient {
     /// One page of `prompts/list`.
     pub async fn list_prompts_page(&self, cursor: Option<String>) -> Result<ListPromptsResult> {
         let request = ClientRequest::ListPromptsRequest(paginated(cursor));
-        self.send(request, "prompts/list").await
+        self.send(request, "prompts/list", "").await
     }
 
     /// The prompt named `name`, from `prompts/list`.
@@ -431,13 +442,13 @@ impl McpClient {
 
     /// `prompts/get`. `arguments` is a JSON object of strings (numbers and booleans are
     /// sent as their text), or `null`.
-    pub async fn get_prompt(&self, name: &str, arguments: Value) -> Result<GetPromptResult> {
+    pub async fn get_prompt(&self, name: &str, arguments: Value) -> Result<PromptResult> {
         let mut params = GetPromptRequestParams::new(name);
         params.arguments = object_or_none(arguments, "prompt arguments")?
             .map(stringify_values)
             .transpose()?;
         let request = ClientRequest::GetPromptRequest(Request::new(params));
-        self.send(request, format!("prompts/get {name}")).await
+        self.send(request, "prompts/get", name).await
     }
 
     // ----- completion ----------------------------------------------------------------------
@@ -464,7 +475,7 @@ impl McpClient {
     /// `completion/complete` with every field under the test's control (e.g. `context`).
     pub async fn complete_with(&self, params: CompleteRequestParams) -> Result<CompleteResult> {
         let request = ClientRequest::CompleteRequest(Request::new(params));
-        self.send(request, "completion/complete").await
+        self.send(request, "completion/complete", "").await
     }
 
     // ----- notifications -------------------------------------------------------------------

@@ -17,19 +17,21 @@ use serde_json::Value;
 use super::{
     McpClient, failure,
     notifications::{PROGRESS, Progress},
+    results::{PromptResult, ResourceResult, ToolResult},
 };
 use crate::{Error, Result};
 
 /// A result type a request can return.
 pub trait FromServerResult: Sized {
     /// Picks the expected variant out of rmcp's untyped answer, or hands it back.
-    fn from_server_result(result: ServerResult) -> Result<Self, Box<ServerResult>>;
+    /// `subject` is what the request was about: a tool or prompt name, a URI, or empty.
+    fn from_server_result(result: ServerResult, subject: &str) -> Result<Self, Box<ServerResult>>;
 }
 
 macro_rules! from_server_result {
     ($($variant:ident => $ty:ty),* $(,)?) => {$(
         impl FromServerResult for $ty {
-            fn from_server_result(result: ServerResult) -> Result<Self, Box<ServerResult>> {
+            fn from_server_result(result: ServerResult, _subject: &str) -> Result<Self, Box<ServerResult>> {
                 match result {
                     ServerResult::$variant(result) => Ok(result),
                     other => Err(Box::new(other)),
@@ -37,6 +39,25 @@ macro_rules! from_server_result {
             }
         }
     )*};
+}
+
+macro_rules! named_from_server_result {
+    ($($variant:ident => $ty:ty),* $(,)?) => {$(
+        impl FromServerResult for $ty {
+            fn from_server_result(result: ServerResult, subject: &str) -> Result<Self, Box<ServerResult>> {
+                match result {
+                    ServerResult::$variant(result) => Ok(<$ty>::new(subject, result)),
+                    other => Err(Box::new(other)),
+                }
+            }
+        }
+    )*};
+}
+
+named_from_server_result! {
+    CallToolResult => ToolResult,
+    GetPromptResult => PromptResult,
+    ReadResourceResult => ResourceResult,
 }
 
 from_server_result! {
@@ -51,7 +72,7 @@ from_server_result! {
 }
 
 impl FromServerResult for () {
-    fn from_server_result(result: ServerResult) -> Result<Self, Box<ServerResult>> {
+    fn from_server_result(result: ServerResult, _subject: &str) -> Result<Self, Box<ServerResult>> {
         match result {
             ServerResult::EmptyResult(_) => Ok(()),
             // Some servers answer `ping` or `logging/setLevel` with a result that has only
@@ -70,7 +91,7 @@ impl FromServerResult for () {
 }
 
 impl FromServerResult for Value {
-    fn from_server_result(result: ServerResult) -> Result<Self, Box<ServerResult>> {
+    fn from_server_result(result: ServerResult, _subject: &str) -> Result<Self, Box<ServerResult>> {
         Ok(serde_json::to_value(&result).unwrap_or(Value::Null))
     }
 }
@@ -93,6 +114,7 @@ impl FromServerResult for Value {
 pub struct PendingRequest<T> {
     handle: RequestHandle<RoleClient>,
     method: String,
+    subject: String,
     client: McpClient,
     _result: PhantomData<fn() -> T>,
 }
@@ -101,11 +123,13 @@ impl<T: FromServerResult> PendingRequest<T> {
     pub(crate) fn new(
         handle: RequestHandle<RoleClient>,
         method: String,
+        subject: String,
         client: McpClient,
     ) -> Self {
         PendingRequest {
             handle,
             method,
+            subject,
             client,
             _result: PhantomData,
         }
@@ -174,11 +198,12 @@ impl<T: FromServerResult> PendingRequest<T> {
         let PendingRequest {
             handle,
             method,
+            subject,
             client,
             ..
         } = self;
         match handle.await_response().await {
-            Ok(result) => T::from_server_result(result).map_err(|other| {
+            Ok(result) => T::from_server_result(result, &subject).map_err(|other| {
                 let json = serde_json::to_string(&other).unwrap_or_default();
                 Error::UnexpectedResponse {
                     method,
