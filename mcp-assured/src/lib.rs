@@ -51,6 +51,7 @@
 //! request, the request that timed out, the exit status and stderr of a server that died,
 //! the exact line of a server that printed junk on stdout.
 
+pub mod assert;
 mod client;
 mod error;
 mod secret;
@@ -63,6 +64,14 @@ pub use client::{
 };
 pub use error::{Error, Result, code};
 pub use secret::Secret;
+
+/// The assertion extension traits: `use mcp_assured::prelude::*;` and call `.assert()`.
+pub mod prelude {
+    pub use crate::assert::{
+        AssertError, AssertNotifications, AssertPromptResult, AssertPrompts, AssertResourceResult,
+        AssertResources, AssertResult, AssertTool, AssertToolResult, AssertTools,
+    };
+}
 
 /// The rmcp crate this harness is built on, for writing in-process servers.
 pub use rmcp;

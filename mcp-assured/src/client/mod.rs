@@ -342,6 +342,24 @@ impl McpClient {
         self.start_call_tool(name, arguments).await?.result().await
     }
 
+    /// `tools/call`, after checking `arguments` against the tool's `inputSchema`: arguments
+    /// that break it are an [`Error::InvalidInput`] listing every violation, and nothing is
+    /// sent.
+    pub async fn call_tool_checked(&self, name: &str, arguments: Value) -> Result<ToolResult> {
+        let tool = self.tool(name).await?;
+        let violations = crate::assert::schema::validate_arguments(&tool, &arguments);
+        if !violations.is_empty() {
+            return Err(Error::invalid(
+                format!("arguments for tool `{name}`"),
+                format!(
+                    "they break its input schema:\n{}",
+                    crate::assert::schema::describe(&violations)
+                ),
+            ));
+        }
+        self.call_tool(name, arguments).await
+    }
+
     /// Starts `tools/call` and returns it in flight, to watch its progress or cancel it.
     pub async fn start_call_tool(
         &self,

@@ -1,0 +1,56 @@
+//! JSON comparisons for assertions: numbers compare by value (`15` equals `15.0`, as they do in
+//! JSON), and a subset check for "contains".
+
+use serde_json::Value;
+
+/// Equal as JSON values, numbers compared numerically.
+pub(crate) fn equal(expected: &Value, actual: &Value) -> bool {
+    match (expected, actual) {
+        (Value::Number(e), Value::Number(a)) => match (e.as_i64(), a.as_i64()) {
+            (Some(e), Some(a)) => e == a,
+            _ => e.as_f64() == a.as_f64(),
+        },
+        (Value::Array(e), Value::Array(a)) => {
+            e.len() == a.len() && e.iter().zip(a).all(|(e, a)| equal(e, a))
+        }
+        (Value::Object(e), Value::Object(a)) => {
+            e.len() == a.len() && e.iter().all(|(k, e)| a.get(k).is_some_and(|a| equal(e, a)))
+        }
+        _ => expected == actual,
+    }
+}
+
+/// `actual` contains `expected`: every key of an expected object is in the actual object with
+/// a containing value; every element of an expected array is contained in some element of the
+/// actual array; scalars are [`equal`].
+pub(crate) fn contains(actual: &Value, expected: &Value) -> bool {
+    match (expected, actual) {
+        (Value::Object(e), Value::Object(a)) => e
+            .iter()
+            .all(|(k, e)| a.get(k).is_some_and(|a| contains(a, e))),
+        (Value::Array(e), Value::Array(a)) => e.iter().all(|e| a.iter().any(|a| contains(a, e))),
+        _ => equal(expected, actual),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn numbers_compare_by_value() {
+        assert!(equal(&json!(15), &json!(15.0)));
+        assert!(!equal(&json!(15), &json!(15.5)));
+        assert!(equal(&json!({"t": [1, 2]}), &json!({"t": [1.0, 2.0]})));
+    }
+
+    #[test]
+    fn subsets() {
+        let actual = json!({"city": "London", "temperature": 15, "tags": ["a", "b"]});
+        assert!(contains(&actual, &json!({"temperature": 15.0})));
+        assert!(contains(&actual, &json!({"tags": ["b"]})));
+        assert!(!contains(&actual, &json!({"city": "Paris"})));
+        assert!(!contains(&actual, &json!({"wind": 3})));
+    }
+}

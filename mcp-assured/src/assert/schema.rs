@@ -1,0 +1,115 @@
+//! JSON Schema checks: a tool's arguments against its `inputSchema`, its structured content
+//! against its `outputSchema`. Every violation is listed, each with where it is.
+
+use std::fmt;
+
+use rmcp::model::{JsonObject, Tool};
+use serde_json::Value;
+
+/// One way a value breaks a schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// A JSON pointer to the offending value (`""` for the whole value).
+    pub path: String,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = if self.path.is_empty() {
+            "/"
+        } else {
+            &self.path
+        };
+        write!(f, "at {path}: {}", self.message)
+    }
+}
+
+/// Every violation of `schema` by `value`; empty when it conforms. An invalid schema is a
+/// violation too (at the root), since nothing can conform to it.
+pub fn violations(schema: &Value, value: &Value) -> Vec<Violation> {
+    let validator = match jsonschema::validator_for(schema) {
+        Ok(validator) => validator,
+        Err(error) => {
+            return vec![Violation {
+                path: String::new(),
+                message: format!("the schema itself is invalid: {error}"),
+            }];
+        }
+    };
+    validator
+        .iter_errors(value)
+        .map(|error| Violation {
+            path: error.instance_path().to_string(),
+            message: error.to_string(),
+        })
+        .collect()
+}
+
+/// Checks `arguments` against `tool`'s `inputSchema` before a call.
+///
+/// ```
+/// use mcp_assured::{assert::schema, model::Tool};
+/// use serde_json::json;
+///
+/// let schema = json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]});
+/// let tool = Tool::new("weather", "Weather by city", schema.as_object().unwrap().clone());
+/// assert!(schema::validate_arguments(&tool, &json!({"city": "London"})).is_empty());
+/// let wrong = schema::validate_arguments(&tool, &json!({"city": 7}));
+/// assert_eq!(wrong.len(), 1);
+/// assert_eq!(wrong[0].path, "/city");
+/// ```
+pub fn validate_arguments(tool: &Tool, arguments: &Value) -> Vec<Violation> {
+    violations(&object(&tool.input_schema), arguments)
+}
+
+/// Checks structured content against `tool`'s `outputSchema`; `None` when the tool declares
+/// no output schema.
+pub fn validate_structured_content(tool: &Tool, structured: &Value) -> Option<Vec<Violation>> {
+    let schema = tool.output_schema.as_ref()?;
+    Some(violations(&object(schema), structured))
+}
+
+fn object(schema: &JsonObject) -> Value {
+    Value::Object(schema.clone())
+}
+
+/// The violations, one per line, for failure messages.
+pub(crate) fn describe(violations: &[Violation]) -> String {
+    violations
+        .iter()
+        .map(|v| format!("- {v}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn lists_every_violation() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+            "required": ["a", "b"]
+        });
+        let found = violations(&schema, &json!({"a": "x"}));
+        assert_eq!(found.len(), 2, "{found:?}");
+        let text = describe(&found);
+        assert!(text.contains("at /a:"), "{text}");
+        assert!(text.contains("\"b\" is a required property"), "{text}");
+    }
+
+    #[test]
+    fn an_invalid_schema_is_reported() {
+        let found = violations(&json!({"type": 12}), &json!({}));
+        assert_eq!(found.len(), 1);
+        assert!(
+            found[0].message.contains("schema itself is invalid"),
+            "{found:?}"
+        );
+    }
+}

@@ -1,0 +1,447 @@
+//! Checks on `tools/list`: which tools there are, and what each one declares.
+
+use rmcp::model::Tool;
+use serde_json::Value;
+
+use super::{
+    failure::{AssertionError, Failure, check, did_you_mean, listing},
+    schema,
+};
+
+/// Checks on a list of tools; from `tools.assert()` (see [`AssertTools`]).
+///
+/// ```
+/// # async fn demo(client: mcp_assured::McpClient) -> mcp_assured::Result<()> {
+/// use mcp_assured::prelude::*;
+/// let tools = client.list_tools().await?;
+/// tools.assert()
+///     .contains_tool("weather")
+///     .does_not_contain_tool("removed-tool")
+///     .tool("weather")
+///     .requires(["city"])
+///     .has_property_of_type("city", "string")
+///     .has_output_schema();
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone, Copy)]
+#[must_use = "an assertion chain checks only what it is asked"]
+pub struct ToolListAssert<'a> {
+    tools: &'a [Tool],
+}
+
+/// `.assert()` on a list of tools.
+pub trait AssertTools {
+    /// Starts a chain of checks on the list.
+    fn assert(&self) -> ToolListAssert<'_>;
+}
+
+impl AssertTools for [Tool] {
+    fn assert(&self) -> ToolListAssert<'_> {
+        ToolListAssert { tools: self }
+    }
+}
+
+impl<'a> ToolListAssert<'a> {
+    fn names(&self) -> Vec<String> {
+        self.tools.iter().map(|t| t.name.to_string()).collect()
+    }
+
+    /// The list has a tool named `name`.
+    #[track_caller]
+    pub fn contains_tool(self, name: &str) -> Self {
+        check(self.try_contains_tool(name))
+    }
+
+    /// [`contains_tool`](Self::contains_tool), returning the failure instead of panicking.
+    pub fn try_contains_tool(self, name: &str) -> Result<Self, AssertionError> {
+        self.try_tool(name).map(|_| self)
+    }
+
+    /// The list has no tool named `name`.
+    #[track_caller]
+    pub fn does_not_contain_tool(self, name: &str) -> Self {
+        check(self.try_does_not_contain_tool(name))
+    }
+
+    /// [`does_not_contain_tool`](Self::does_not_contain_tool), returning the failure.
+    pub fn try_does_not_contain_tool(self, name: &str) -> Result<Self, AssertionError> {
+        if self.tools.iter().any(|t| t.name == name) {
+            return Failure::new(format!(
+                "Expected no tool named `{name}`, but the server lists it."
+            ))
+            .fact("tools", listing(&self.names()))
+            .err();
+        }
+        Ok(self)
+    }
+
+    /// The list has exactly `count` tools.
+    #[track_caller]
+    pub fn has_count(self, count: usize) -> Self {
+        check(self.try_has_count(count))
+    }
+
+    /// [`has_count`](Self::has_count), returning the failure.
+    pub fn try_has_count(self, count: usize) -> Result<Self, AssertionError> {
+        if self.tools.len() != count {
+            return Failure::new(format!(
+                "Expected {count} tools, but the server lists {}.",
+                self.tools.len()
+            ))
+            .fact("tools", listing(&self.names()))
+            .err();
+        }
+        Ok(self)
+    }
+
+    /// Continues with checks on the tool named `name` (which must be there).
+    #[track_caller]
+    pub fn tool(self, name: &str) -> ToolAssert<'a> {
+        check(self.try_tool(name))
+    }
+
+    /// [`tool`](Self::tool), returning the failure.
+    pub fn try_tool(self, name: &str) -> Result<ToolAssert<'a>, AssertionError> {
+        match self.tools.iter().find(|t| t.name == name) {
+            Some(tool) => Ok(ToolAssert { tool }),
+            None => {
+                let names = self.names();
+                let mut failure = Failure::new(format!(
+                    "Expected a tool named `{name}`, but the server does not list it."
+                ))
+                .fact("tools", listing(&names));
+                if let Some(close) = did_you_mean(name, &names) {
+                    failure = failure.fact("did you mean", format!("`{close}`"));
+                }
+                failure.err()
+            }
+        }
+    }
+}
+
+/// Checks on one tool's definition; from [`ToolListAssert::tool`] or `tool.assert()`.
+#[derive(Debug, Clone, Copy)]
+#[must_use = "an assertion chain checks only what it is asked"]
+pub struct ToolAssert<'a> {
+    tool: &'a Tool,
+}
+
+/// `.assert()` on one tool.
+pub trait AssertTool {
+    /// Starts a chain of checks on the tool.
+    fn assert(&self) -> ToolAssert<'_>;
+}
+
+impl AssertTool for Tool {
+    fn assert(&self) -> ToolAssert<'_> {
+        ToolAssert { tool: self }
+    }
+}
+
+macro_rules! hint_check {
+    ($name:ident, $try_name:ident, $field:ident, $hint:literal) => {
+        #[doc = concat!("The tool's `", $hint, "` annotation is `expected`.")]
+        #[track_caller]
+        pub fn $name(self, expected: bool) -> Self {
+            check(self.$try_name(expected))
+        }
+
+        #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), "), returning the failure.")]
+        pub fn $try_name(self, expected: bool) -> Result<Self, AssertionError> {
+            let actual = self.tool.annotations.as_ref().and_then(|a| a.$field);
+            if actual != Some(expected) {
+                return self
+                    .failure(format!(
+                        "Expected tool `{}` to have {}={expected}, but it has {}.",
+                        self.tool.name,
+                        $hint,
+                        actual.map_or("no such annotation".to_owned(), |a| format!("{}={a}", $hint))
+                    ))
+                    .err();
+            }
+            Ok(self)
+        }
+    };
+}
+
+impl<'a> ToolAssert<'a> {
+    fn failure(&self, headline: String) -> Failure {
+        Failure::new(headline).fact("tool", &self.tool.name).json(
+            "definition",
+            &serde_json::to_value(self.tool).unwrap_or(Value::Null),
+        )
+    }
+
+    fn input_schema(&self) -> &'a rmcp::model::JsonObject {
+        &self.tool.input_schema
+    }
+
+    /// The tool's description is exactly `expected`.
+    #[track_caller]
+    pub fn has_description(self, expected: &str) -> Self {
+        check(self.try_has_description(expected))
+    }
+
+    /// [`has_description`](Self::has_description), returning the failure.
+    pub fn try_has_description(self, expected: &str) -> Result<Self, AssertionError> {
+        let actual = self.tool.description.as_deref();
+        if actual != Some(expected) {
+            return Failure::new(format!(
+                "Expected tool `{}` to have the description `{expected}`.",
+                self.tool.name
+            ))
+            .fact("tool", &self.tool.name)
+            .block("description", actual.unwrap_or("<none>"))
+            .err();
+        }
+        Ok(self)
+    }
+
+    /// The tool's description contains `text`.
+    #[track_caller]
+    pub fn description_contains(self, text: &str) -> Self {
+        check(self.try_description_contains(text))
+    }
+
+    /// [`description_contains`](Self::description_contains), returning the failure.
+    pub fn try_description_contains(self, text: &str) -> Result<Self, AssertionError> {
+        let actual = self.tool.description.as_deref().unwrap_or_default();
+        if !actual.contains(text) {
+            return Failure::new(format!(
+                "Expected the description of tool `{}` to contain `{text}`.",
+                self.tool.name
+            ))
+            .fact("tool", &self.tool.name)
+            .block("description", actual)
+            .err();
+        }
+        Ok(self)
+    }
+
+    /// The input schema lists every one of `properties` as required.
+    #[track_caller]
+    pub fn requires<I, S>(self, properties: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        check(self.try_requires(properties))
+    }
+
+    /// [`requires`](Self::requires), returning the failure.
+    pub fn try_requires<I, S>(self, properties: I) -> Result<Self, AssertionError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let required: Vec<String> = self
+            .input_schema()
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| {
+                r.iter()
+                    .filter_map(|p| p.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let missing: Vec<String> = properties
+            .into_iter()
+            .map(|p| p.as_ref().to_owned())
+            .filter(|p| !required.contains(p))
+            .collect();
+        if !missing.is_empty() {
+            return Failure::new(format!(
+                "Expected tool `{}` to require {}, but its input schema does not.",
+                self.tool.name,
+                listing(&missing)
+            ))
+            .fact("tool", &self.tool.name)
+            .fact("required", listing(&required))
+            .json("inputSchema", &Value::Object(self.input_schema().clone()))
+            .err();
+        }
+        Ok(self)
+    }
+
+    /// The input schema has a property `name`.
+    #[track_caller]
+    pub fn has_property(self, name: &str) -> Self {
+        check(self.try_has_property(name))
+    }
+
+    /// [`has_property`](Self::has_property), returning the failure.
+    pub fn try_has_property(self, name: &str) -> Result<Self, AssertionError> {
+        self.property(name).map(|_| self)
+    }
+
+    /// The input schema has a property `name` of JSON Schema type `json_type`
+    /// (`"string"`, `"number"`, `"integer"`, `"boolean"`, `"object"`, `"array"`).
+    #[track_caller]
+    pub fn has_property_of_type(self, name: &str, json_type: &str) -> Self {
+        check(self.try_has_property_of_type(name, json_type))
+    }
+
+    /// [`has_property_of_type`](Self::has_property_of_type), returning the failure.
+    pub fn try_has_property_of_type(
+        self,
+        name: &str,
+        json_type: &str,
+    ) -> Result<Self, AssertionError> {
+        let property = self.property(name)?;
+        let declared = match property.get("type") {
+            Some(Value::String(t)) => vec![t.clone()],
+            Some(Value::Array(types)) => types
+                .iter()
+                .filter_map(|t| t.as_str().map(str::to_owned))
+                .collect(),
+            _ => Vec::new(),
+        };
+        if !declared.iter().any(|t| t == json_type) {
+            return Failure::new(format!(
+                "Expected property `{name}` of tool `{}` to be of type `{json_type}`, but it is {}.",
+                self.tool.name,
+                if declared.is_empty() { "untyped".to_owned() } else { format!("`{}`", declared.join("|")) }
+            ))
+            .fact("tool", &self.tool.name)
+            .json("property", property)
+            .err();
+        }
+        Ok(self)
+    }
+
+    fn property(&self, name: &str) -> Result<&'a Value, AssertionError> {
+        let properties = self
+            .input_schema()
+            .get("properties")
+            .and_then(Value::as_object);
+        match properties.and_then(|p| p.get(name)) {
+            Some(property) => Ok(property),
+            None => {
+                let names: Vec<String> = properties
+                    .map(|p| p.keys().cloned().collect())
+                    .unwrap_or_default();
+                Failure::new(format!(
+                    "Expected tool `{}` to have an input property `{name}`.",
+                    self.tool.name
+                ))
+                .fact("tool", &self.tool.name)
+                .fact("properties", listing(&names))
+                .err()
+            }
+        }
+    }
+
+    /// The tool declares an `outputSchema`.
+    #[track_caller]
+    pub fn has_output_schema(self) -> Self {
+        check(self.try_has_output_schema())
+    }
+
+    /// [`has_output_schema`](Self::has_output_schema), returning the failure.
+    pub fn try_has_output_schema(self) -> Result<Self, AssertionError> {
+        if self.tool.output_schema.is_none() {
+            return self
+                .failure(format!(
+                    "Expected tool `{}` to declare an outputSchema.",
+                    self.tool.name
+                ))
+                .err();
+        }
+        Ok(self)
+    }
+
+    /// The tool's title (its `title`, or else its annotations' title) is `expected`.
+    #[track_caller]
+    pub fn has_title(self, expected: &str) -> Self {
+        check(self.try_has_title(expected))
+    }
+
+    /// [`has_title`](Self::has_title), returning the failure.
+    pub fn try_has_title(self, expected: &str) -> Result<Self, AssertionError> {
+        let title = self.tool.title.as_deref().or_else(|| {
+            self.tool
+                .annotations
+                .as_ref()
+                .and_then(|a| a.title.as_deref())
+        });
+        if title != Some(expected) {
+            return self
+                .failure(format!(
+                    "Expected tool `{}` to have the title `{expected}`, but it has {}.",
+                    self.tool.name,
+                    title.map_or("none".to_owned(), |t| format!("`{t}`"))
+                ))
+                .err();
+        }
+        Ok(self)
+    }
+
+    hint_check!(
+        has_read_only_hint,
+        try_has_read_only_hint,
+        read_only_hint,
+        "readOnlyHint"
+    );
+    hint_check!(
+        has_destructive_hint,
+        try_has_destructive_hint,
+        destructive_hint,
+        "destructiveHint"
+    );
+    hint_check!(
+        has_idempotent_hint,
+        try_has_idempotent_hint,
+        idempotent_hint,
+        "idempotentHint"
+    );
+    hint_check!(
+        has_open_world_hint,
+        try_has_open_world_hint,
+        open_world_hint,
+        "openWorldHint"
+    );
+
+    /// `arguments` conform to the tool's input schema; a failure lists every violation.
+    #[track_caller]
+    pub fn accepts_arguments(self, arguments: &Value) -> Self {
+        check(self.try_accepts_arguments(arguments))
+    }
+
+    /// [`accepts_arguments`](Self::accepts_arguments), returning the failure.
+    pub fn try_accepts_arguments(self, arguments: &Value) -> Result<Self, AssertionError> {
+        let violations = schema::validate_arguments(self.tool, arguments);
+        if !violations.is_empty() {
+            return Failure::new(format!(
+                "Expected tool `{}` to accept the arguments, but they break its input schema in {} place(s).",
+                self.tool.name,
+                violations.len()
+            ))
+            .fact("tool", &self.tool.name)
+            .block("violations", format!("\n{}\n", schema::describe(&violations)))
+            .json("arguments", arguments)
+            .err();
+        }
+        Ok(self)
+    }
+
+    /// `arguments` break the tool's input schema.
+    #[track_caller]
+    pub fn rejects_arguments(self, arguments: &Value) -> Self {
+        check(self.try_rejects_arguments(arguments))
+    }
+
+    /// [`rejects_arguments`](Self::rejects_arguments), returning the failure.
+    pub fn try_rejects_arguments(self, arguments: &Value) -> Result<Self, AssertionError> {
+        if schema::validate_arguments(self.tool, arguments).is_empty() {
+            return Failure::new(format!(
+                "Expected tool `{}` to reject the arguments, but they conform to its input schema.",
+                self.tool.name
+            ))
+            .fact("tool", &self.tool.name)
+            .json("arguments", arguments)
+            .json("inputSchema", &Value::Object(self.input_schema().clone()))
+            .err();
+        }
+        Ok(self)
+    }
+}
