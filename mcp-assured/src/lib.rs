@@ -55,6 +55,7 @@ pub mod assert;
 mod client;
 mod error;
 mod secret;
+pub mod snapshot;
 mod transport;
 
 pub use client::{
@@ -75,6 +76,12 @@ pub mod prelude {
 
 /// The rmcp crate this harness is built on, for writing in-process servers.
 pub use rmcp;
+
+/// Macro plumbing; not public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use insta;
+}
 
 /// The README's examples, compiled as doctests so they never drift.
 #[cfg(doctest)]

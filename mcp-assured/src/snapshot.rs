@@ -1,0 +1,280 @@
+//! insta snapshots of what a server answers, made stable: lists sorted, volatile values
+//! (timestamps, times of day, UUIDs, durations, session ids, progress tokens) redacted, and
+//! the protocol version in the snapshot's name, so a protocol upgrade is a reviewable change
+//! rather than noise.
+//!
+//! Use [`assert_mcp_snapshot!`](crate::assert_mcp_snapshot), then review with
+//! `cargo insta review`.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use rmcp::model::{
+    CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
+};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::{McpClient, PromptResult, ResourceResult, ServerInfo, ToolResult};
+
+/// Something [`assert_mcp_snapshot!`](crate::assert_mcp_snapshot) can snapshot: its JSON, in a
+/// stable order.
+pub trait Snapshot {
+    /// The value as JSON, lists sorted by name or URI where the order carries no meaning.
+    fn snapshot_json(&self) -> Value;
+}
+
+fn json(value: &impl Serialize) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+fn sorted_by(mut items: Vec<Value>, key: &str) -> Value {
+    items.sort_by(|a, b| a[key].as_str().cmp(&b[key].as_str()));
+    Value::Array(items)
+}
+
+macro_rules! sorted_list_snapshot {
+    ($($ty:ty => $key:literal),* $(,)?) => {$(
+        impl Snapshot for [$ty] {
+            fn snapshot_json(&self) -> Value {
+                sorted_by(self.iter().map(json).collect(), $key)
+            }
+        }
+        impl Snapshot for Vec<$ty> {
+            fn snapshot_json(&self) -> Value {
+                self.as_slice().snapshot_json()
+            }
+        }
+    )*};
+}
+
+sorted_list_snapshot! {
+    Tool => "name",
+    Prompt => "name",
+    Resource => "uri",
+    ResourceTemplate => "uriTemplate",
+}
+
+macro_rules! plain_snapshot {
+    ($($ty:ty),* $(,)?) => {$(
+        impl Snapshot for $ty {
+            fn snapshot_json(&self) -> Value {
+                json(self)
+            }
+        }
+    )*};
+}
+
+plain_snapshot!(
+    CallToolResult,
+    ToolResult,
+    ReadResourceResult,
+    ResourceResult,
+    GetPromptResult,
+    PromptResult,
+    ServerInfo,
+    Value,
+);
+
+impl<T: Snapshot + ?Sized> Snapshot for &T {
+    fn snapshot_json(&self) -> Value {
+        (**self).snapshot_json()
+    }
+}
+
+/// What goes into the snapshot file, and the settings it is taken with.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Prepared {
+    /// The redacted JSON.
+    pub content: Value,
+    /// The snapshot name suffix: the negotiated protocol version.
+    pub suffix: String,
+    /// Metadata written to the snapshot header (not compared).
+    pub info: Value,
+}
+
+/// Redacts and pins a value for [`assert_mcp_snapshot!`](crate::assert_mcp_snapshot).
+#[doc(hidden)]
+pub fn prepare(client: &McpClient, value: &impl Snapshot) -> Prepared {
+    let info = client.server_info();
+    Prepared {
+        content: redact(value.snapshot_json()),
+        suffix: info.protocol_version.clone(),
+        info: serde_json::json!({
+            "protocolVersion": info.protocol_version,
+            "server": format!("{} {}", info.name, info.version),
+        }),
+    }
+}
+
+const TIMESTAMP: &str = "[timestamp]";
+const TIME: &str = "[time]";
+const UUID: &str = "[uuid]";
+const DURATION: &str = "[duration]";
+const SESSION_ID: &str = "[session-id]";
+const PROGRESS_TOKEN: &str = "[progress-token]";
+
+static TIMESTAMP_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?\b")
+        .expect("timestamp pattern")
+});
+static TIME_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b\d{1,2}:\d{2}:\d{2}(\.\d+)?(\s?[AP]M)?\b").expect("time pattern")
+});
+static UUID_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b")
+        .expect("uuid pattern")
+});
+
+/// Key names whose values are volatile, lower-cased without `_` or `-`.
+fn volatile_key(key: &str) -> Option<&'static str> {
+    let key: String = key
+        .chars()
+        .filter(|c| *c != '_' && *c != '-')
+        .collect::<String>()
+        .to_lowercase();
+    match key.as_str() {
+        "progresstoken" => Some(PROGRESS_TOKEN),
+        "sessionid" | "mcpsessionid" => Some(SESSION_ID),
+        "duration" | "durationms" | "elapsed" | "elapsedms" | "latency" | "latencyms"
+        | "tookms" => Some(DURATION),
+        "timestamp" | "createdat" | "updatedat" | "lastupdatedat" => Some(TIMESTAMP),
+        _ => None,
+    }
+}
+
+/// Applies the default redactions: volatile keys anywhere, and timestamps, times of day and
+/// UUIDs inside any string (a server may put them in a tool's text).
+///
+/// ```
+/// use mcp_assured::snapshot::redact;
+/// use serde_json::json;
+/// let redacted = redact(json!({
+///     "text": "created at 8:48:11 AM by job 123e4567-e89b-12d3-a456-426614174000",
+///     "_meta": {"progressToken": 7},
+///     "durationMs": 12,
+/// }));
+/// assert_eq!(redacted, json!({
+///     "text": "created at [time] by job [uuid]",
+///     "_meta": {"progressToken": "[progress-token]"},
+///     "durationMs": "[duration]",
+/// }));
+/// ```
+pub fn redact(value: Value) -> Value {
+    match value {
+        Value::String(text) => Value::String(redact_text(&text)),
+        Value::Array(items) => Value::Array(items.into_iter().map(redact).collect()),
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(key, value)| {
+                    let value = match volatile_key(&key) {
+                        Some(placeholder) if !value.is_null() => {
+                            Value::String(placeholder.to_owned())
+                        }
+                        _ => redact(value),
+                    };
+                    (key, value)
+                })
+                .collect::<Map<_, _>>(),
+        ),
+        other => other,
+    }
+}
+
+fn redact_text(text: &str) -> String {
+    let text = TIMESTAMP_RE.replace_all(text, TIMESTAMP);
+    let text = UUID_RE.replace_all(&text, UUID);
+    TIME_RE.replace_all(&text, TIME).into_owned()
+}
+
+/// Snapshots what a server answered with insta, redacted and sorted, named with the
+/// protocol version the client negotiated (`name@2025-11-25.snap`).
+///
+/// ```no_run
+/// # async fn demo(client: mcp_assured::McpClient) -> mcp_assured::Result<()> {
+/// use serde_json::json;
+/// let tools = client.list_tools().await?;
+/// mcp_assured::assert_mcp_snapshot!(client, tools); // named after the test function
+/// let result = client.call_tool("weather", json!({"city": "London"})).await?;
+/// mcp_assured::assert_mcp_snapshot!(client, "weather_london", result);
+/// # Ok(()) }
+/// ```
+///
+/// The first argument is the [`McpClient`] (for the protocol version); the value is a
+/// [`ToolResult`], a list of tools, resources, templates or prompts, a [`ResourceResult`], a
+/// [`PromptResult`], [`ServerInfo`] or any `serde_json::Value` (see [`Snapshot`]).
+///
+/// Snapshots live in `snapshots/` next to the test. Review new or changed ones with
+/// `cargo insta review`; with `CI=true` a missing or changed snapshot fails and nothing is
+/// written. Your own insta settings apply: wrap the call in `insta::with_settings!({filters =>
+/// ...}, { ... })` or add redactions with `insta::Settings` to hide more.
+#[macro_export]
+macro_rules! assert_mcp_snapshot {
+    ($client:expr, $value:expr $(,)?) => {{
+        let __prepared = $crate::snapshot::prepare(&$client, &$value);
+        let mut __settings = $crate::__private::insta::Settings::clone_current();
+        __settings.set_sort_maps(true);
+        __settings.set_snapshot_suffix(__prepared.suffix.clone());
+        __settings.set_info(&__prepared.info);
+        __settings.set_omit_expression(true);
+        __settings.bind(|| {
+            $crate::__private::insta::assert_json_snapshot!(__prepared.content);
+        });
+    }};
+    ($client:expr, $name:expr, $value:expr $(,)?) => {{
+        let __prepared = $crate::snapshot::prepare(&$client, &$value);
+        let mut __settings = $crate::__private::insta::Settings::clone_current();
+        __settings.set_sort_maps(true);
+        __settings.set_snapshot_suffix(__prepared.suffix.clone());
+        __settings.set_info(&__prepared.info);
+        __settings.set_omit_expression(true);
+        __settings.bind(|| {
+            $crate::__private::insta::assert_json_snapshot!($name, __prepared.content);
+        });
+    }};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn redacts_timestamps_and_ids_inside_text() {
+        let value = redact(json!({
+            "content": [{"type": "text", "text": "at 2026-11-22T08:48:11.123Z, session 123e4567-e89b-12d3-a456-426614174000"}],
+            "sessionId": "abc",
+        }));
+        assert_eq!(
+            value,
+            json!({
+                "content": [{"type": "text", "text": "at [timestamp], session [uuid]"}],
+                "sessionId": "[session-id]",
+            })
+        );
+    }
+
+    #[test]
+    fn keeps_ordinary_numbers_and_text() {
+        let value = json!({"temperature": 15, "text": "version 1.2.3 on port 8080"});
+        assert_eq!(redact(value.clone()), value);
+    }
+
+    #[test]
+    fn lists_are_sorted_by_name() {
+        let tools: Vec<Tool> = serde_json::from_value(json!([
+            {"name": "b", "inputSchema": {"type": "object"}},
+            {"name": "a", "inputSchema": {"type": "object"}},
+        ]))
+        .unwrap();
+        let names: Vec<Value> = tools
+            .snapshot_json()
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].clone())
+            .collect();
+        assert_eq!(names, [json!("a"), json!("b")]);
+    }
+}
