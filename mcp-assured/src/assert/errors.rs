@@ -24,7 +24,6 @@ use crate::{Error, code};
 /// # Ok(()) }
 /// ```
 #[derive(Debug, Clone, Copy)]
-#[must_use = "an assertion chain checks only what it is asked"]
 pub struct ErrorAssert<'a> {
     error: &'a Error,
 }

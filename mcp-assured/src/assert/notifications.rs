@@ -14,7 +14,6 @@ use crate::{LogMessage, McpClient, Notification, Progress};
 /// HTTP they travel on another stream), so wait first when in doubt:
 /// `client.wait_for_notification("notifications/message").await?`.
 #[derive(Debug, Clone)]
-#[must_use = "an assertion chain checks only what it is asked"]
 pub struct NotificationsAssert {
     notifications: Vec<Notification>,
 }

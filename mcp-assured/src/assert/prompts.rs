@@ -8,7 +8,6 @@ use crate::PromptResult;
 
 /// Checks on a list of prompts; from `prompts.assert()`.
 #[derive(Debug, Clone, Copy)]
-#[must_use = "an assertion chain checks only what it is asked"]
 pub struct PromptListAssert<'a> {
     prompts: &'a [Prompt],
 }
@@ -64,7 +63,6 @@ impl<'a> PromptListAssert<'a> {
 
 /// Checks on one prompt's definition.
 #[derive(Debug, Clone, Copy)]
-#[must_use = "an assertion chain checks only what it is asked"]
 pub struct PromptAssert<'a> {
     prompt: &'a Prompt,
 }
@@ -104,7 +102,6 @@ impl PromptAssert<'_> {
 
 /// Checks on a `prompts/get` result; from `result.assert()`.
 #[derive(Debug, Clone, Copy)]
-#[must_use = "an assertion chain checks only what it is asked"]
 pub struct PromptResultAssert<'a> {
     prompt: &'a str,
     result: &'a GetPromptResult,

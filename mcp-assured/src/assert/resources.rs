@@ -8,7 +8,6 @@ use crate::ResourceResult;
 
 /// Checks on a list of resources; from `resources.assert()`.
 #[derive(Debug, Clone, Copy)]
-#[must_use = "an assertion chain checks only what it is asked"]
 pub struct ResourceListAssert<'a> {
     resources: &'a [Resource],
 }
@@ -92,7 +91,6 @@ impl ResourceListAssert<'_> {
 
 /// Checks on a `resources/read` result; from `result.assert()`.
 #[derive(Debug, Clone, Copy)]
-#[must_use = "an assertion chain checks only what it is asked"]
 pub struct ResourceResultAssert<'a> {
     uri: &'a str,
     result: &'a ReadResourceResult,

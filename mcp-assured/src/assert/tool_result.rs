@@ -48,7 +48,6 @@ use crate::ToolResult;
 /// # Ok(()) }
 /// ```
 #[derive(Debug, Clone, Copy)]
-#[must_use = "an assertion chain checks only what it is asked"]
 pub struct ToolResultAssert<'a> {
     tool: &'a str,
     result: &'a CallToolResult,

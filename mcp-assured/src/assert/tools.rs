@@ -24,7 +24,6 @@ use super::{
 /// # Ok(()) }
 /// ```
 #[derive(Debug, Clone, Copy)]
-#[must_use = "an assertion chain checks only what it is asked"]
 pub struct ToolListAssert<'a> {
     tools: &'a [Tool],
 }
@@ -121,7 +120,6 @@ impl<'a> ToolListAssert<'a> {
 
 /// Checks on one tool's definition; from [`ToolListAssert::tool`] or `tool.assert()`.
 #[derive(Debug, Clone, Copy)]
-#[must_use = "an assertion chain checks only what it is asked"]
 pub struct ToolAssert<'a> {
     tool: &'a Tool,
 }
