@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use mcp_assured::{Error, code, model::Reference, model::ResourceContents, model::Root};
 use serde_json::json;
-use support::{Transport, connect, connect_configured, connect_with, eventually, text_of};
+use support::{Transport, connect, connect_configured, connect_with, eventually};
 
 macro_rules! for_each_transport {
     ($($feature:ident),* $(,)?) => {
@@ -114,7 +114,7 @@ async fn echoes(transport: Transport) {
         .await
         .unwrap();
     assert_eq!(result.is_error, Some(false));
-    assert_eq!(text_of(&result), "hello");
+    assert_eq!(result.text(), "hello");
 }
 
 async fn returns_structured_output(transport: Transport) {
@@ -139,7 +139,7 @@ async fn reports_a_tool_error_as_a_result(transport: Transport) {
     let result = client.call_tool("fail", json!({})).await.unwrap();
     assert_eq!(result.is_error, Some(true));
     assert_eq!(
-        text_of(&result),
+        result.text(),
         "Connection refused: http://localhost:9999/weather"
     );
 }
@@ -300,11 +300,7 @@ async fn records_log_messages_above_the_level(transport: Transport) {
         .call_tool("log", json!({"level": "info", "message": "too quiet"}))
         .await
         .unwrap();
-    assert!(
-        text_of(&quiet).starts_with("not logged"),
-        "{}",
-        text_of(&quiet)
-    );
+    assert!(quiet.text().starts_with("not logged"), "{}", quiet.text());
     client
         .call_tool("log", json!({"level": "error", "message": "disk on fire"}))
         .await
@@ -332,7 +328,7 @@ async fn collects_progress_of_a_call(transport: Transport) {
     assert_eq!(first.message.as_deref(), Some("step 1 of 3"));
     let token = serde_json::to_value(call.progress_token()).unwrap();
     let result = call.result().await.unwrap();
-    assert_eq!(text_of(&result), "completed 3 steps");
+    assert_eq!(result.text(), "completed 3 steps");
     let all: Vec<f64> = client
         .progress_notifications()
         .iter()
@@ -347,7 +343,7 @@ async fn cancelled_count(client: &mcp_assured::McpClient) -> u64 {
         .call_tool("cancelled_count", json!({}))
         .await
         .unwrap();
-    text_of(&result).trim().parse().unwrap()
+    result.text().trim().parse().unwrap()
 }
 
 async fn cancels_a_call(transport: Transport) {
@@ -399,7 +395,7 @@ async fn notifies_subscribers_of_updates(transport: Transport) {
         .call_tool("touch_resource", json!({"uri": "example://counter"}))
         .await
         .unwrap();
-    assert_eq!(text_of(&touched), "updated");
+    assert_eq!(touched.text(), "updated");
     let update = client
         .wait_for_notification("notifications/resources/updated")
         .await
@@ -410,7 +406,7 @@ async fn notifies_subscribers_of_updates(transport: Transport) {
         .call_tool("touch_resource", json!({"uri": "example://counter"}))
         .await
         .unwrap();
-    assert_eq!(text_of(&after), "not subscribed");
+    assert_eq!(after.text(), "not subscribed");
 }
 
 async fn sees_the_tool_list_change(transport: Transport) {
@@ -423,7 +419,7 @@ async fn sees_the_tool_list_change(transport: Transport) {
     let extra = client.tool("extra").await.unwrap();
     assert_eq!(extra.name, "extra");
     let called = client.call_tool("extra", json!({})).await.unwrap();
-    assert_eq!(text_of(&called), "extra tool called");
+    assert_eq!(called.text(), "extra tool called");
 }
 
 async fn answers_sampling(transport: Transport) {
@@ -432,8 +428,8 @@ async fn answers_sampling(transport: Transport) {
         .call_tool("sample", json!({"prompt": "what is 2+2?"}))
         .await
         .unwrap();
-    assert_eq!(result.is_error, Some(false), "{}", text_of(&result));
-    assert_eq!(text_of(&result), "sampled: what is 2+2?");
+    assert_eq!(result.is_error, Some(false), "{}", result.text());
+    assert_eq!(result.text(), "sampled: what is 2+2?");
     let requests = client.server_requests();
     let sampling = requests
         .iter()
@@ -449,19 +445,19 @@ async fn answers_elicitation(transport: Transport) {
         .call_tool("elicit", json!({"message": "Who are you?"}))
         .await
         .unwrap();
-    assert_eq!(text_of(&result), r#"action=accept content={"name":"Ada"}"#);
+    assert_eq!(result.text(), r#"action=accept content={"name":"Ada"}"#);
 }
 
 async fn answers_roots_and_announces_changes(transport: Transport) {
     let client = connect(transport).await;
     let roots = client.call_tool("roots", json!({})).await.unwrap();
-    assert_eq!(text_of(&roots), "file:///workspace");
+    assert_eq!(roots.text(), "file:///workspace");
     client
         .set_roots([Root::new("file:///a"), Root::new("file:///b")])
         .await
         .unwrap();
     let roots = client.call_tool("roots", json!({})).await.unwrap();
-    assert_eq!(text_of(&roots), "file:///a\nfile:///b");
+    assert_eq!(roots.text(), "file:///a\nfile:///b");
 }
 
 async fn follows_pagination(transport: Transport) {
@@ -502,7 +498,7 @@ async fn records_server_requests_it_cannot_answer(transport: Transport) {
         .call_tool("sample", json!({"prompt": "hi", "force": true}))
         .await
         .unwrap();
-    assert_eq!(result.is_error, Some(true), "{}", text_of(&result));
+    assert_eq!(result.is_error, Some(true), "{}", result.text());
     let unanswered = client.unanswered_server_requests();
     assert_eq!(unanswered.len(), 1, "{unanswered:?}");
     assert_eq!(unanswered[0].method, "sampling/createMessage");

@@ -108,6 +108,18 @@ pub fn prepare(client: &McpClient, value: &impl Snapshot) -> Prepared {
     }
 }
 
+/// The insta settings a snapshot is taken with: the caller's own, plus sorted maps, the
+/// protocol version as the name suffix, and the server in the metadata.
+#[doc(hidden)]
+pub fn settings(prepared: &Prepared) -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_sort_maps(true);
+    settings.set_snapshot_suffix(prepared.suffix.clone());
+    settings.set_info(&prepared.info);
+    settings.set_omit_expression(true);
+    settings
+}
+
 const TIMESTAMP: &str = "[timestamp]";
 const TIME: &str = "[time]";
 const UUID: &str = "[uuid]";
@@ -214,23 +226,13 @@ fn redact_text(text: &str) -> String {
 macro_rules! assert_mcp_snapshot {
     ($client:expr, $value:expr $(,)?) => {{
         let __prepared = $crate::snapshot::prepare(&$client, &$value);
-        let mut __settings = $crate::__private::insta::Settings::clone_current();
-        __settings.set_sort_maps(true);
-        __settings.set_snapshot_suffix(__prepared.suffix.clone());
-        __settings.set_info(&__prepared.info);
-        __settings.set_omit_expression(true);
-        __settings.bind(|| {
+        $crate::snapshot::settings(&__prepared).bind(|| {
             $crate::__private::insta::assert_json_snapshot!(__prepared.content);
         });
     }};
     ($client:expr, $name:expr, $value:expr $(,)?) => {{
         let __prepared = $crate::snapshot::prepare(&$client, &$value);
-        let mut __settings = $crate::__private::insta::Settings::clone_current();
-        __settings.set_sort_maps(true);
-        __settings.set_snapshot_suffix(__prepared.suffix.clone());
-        __settings.set_info(&__prepared.info);
-        __settings.set_omit_expression(true);
-        __settings.bind(|| {
+        $crate::snapshot::settings(&__prepared).bind(|| {
             $crate::__private::insta::assert_json_snapshot!($name, __prepared.content);
         });
     }};

@@ -74,15 +74,6 @@ async fn connect(transport: Transport) -> Connected {
     }
 }
 
-fn text_of(result: &mcp_assured::model::CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 macro_rules! for_each_transport {
     ($($feature:ident),* $(,)?) => {
         mod stdio {
@@ -149,7 +140,7 @@ async fn calls_tools_with_structured_output(transport: Transport) {
         .await
         .unwrap();
     assert_eq!(echo.is_error, Some(false));
-    assert_eq!(text_of(&echo), "hi");
+    assert_eq!(echo.text(), "hi");
     assert_eq!(echo.structured_content, Some(json!({"result": "hi"})));
     let sum = client
         .call_tool("add", json!({"a": 2, "b": 3}))
@@ -171,7 +162,7 @@ async fn a_tool_error_is_a_result(transport: Transport) {
         .unwrap();
     assert_eq!(result.is_error, Some(true));
     assert_eq!(
-        text_of(&result),
+        result.text(),
         "Error executing tool divide: division by zero"
     );
 }
@@ -182,7 +173,7 @@ async fn an_unknown_tool_is_a_tool_error_in_this_sdk(transport: Transport) {
     let client = connect(transport).await;
     let result = client.call_tool("nope", json!({})).await.unwrap();
     assert_eq!(result.is_error, Some(true));
-    assert_eq!(text_of(&result), "Unknown tool: nope");
+    assert_eq!(result.text(), "Unknown tool: nope");
 }
 
 async fn reads_resources_and_templates(transport: Transport) {

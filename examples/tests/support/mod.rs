@@ -183,13 +183,3 @@ where
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
-
-/// The text of a tool result's content blocks, joined by newlines.
-pub fn text_of(result: &mcp_assured::model::CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect::<Vec<_>>()
-        .join("\n")
-}

@@ -80,12 +80,7 @@ impl AssertToolResult for CallToolResult {
 impl<'a> ToolResultAssert<'a> {
     /// The text of every text block, joined by newlines.
     pub fn text(&self) -> String {
-        self.result
-            .content
-            .iter()
-            .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
-            .collect::<Vec<_>>()
-            .join("\n")
+        crate::client::results::text_of(self.result)
     }
 
     fn failure(&self, headline: String) -> Failure {

@@ -10,7 +10,7 @@ mod failure;
 mod handler;
 pub(crate) mod notifications;
 mod pending;
-mod results;
+pub(crate) mod results;
 pub(crate) mod server_requests;
 
 use std::{sync::Arc, time::Duration};

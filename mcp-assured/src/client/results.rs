@@ -60,6 +60,23 @@ named_result!(
     /// The result of `tools/call`, with the name of the tool that was called.
     ToolResult, CallToolResult, tool, "tool"
 );
+impl ToolResult {
+    /// The text of every text block, joined by newlines (`""` when there is none).
+    pub fn text(&self) -> String {
+        text_of(&self.result)
+    }
+}
+
+/// The text of every text block of a tool result, joined by newlines.
+pub(crate) fn text_of(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 named_result!(
     /// The result of `prompts/get`, with the name of the prompt.
     PromptResult, GetPromptResult, prompt, "prompt"
