@@ -7,7 +7,7 @@ use rmcp::{
     ClientCacheConfig, RoleClient, ServiceExt, service::RunningService, transport::Transport,
 };
 
-use super::{failure, handler::Harness};
+use super::{failure, handler::Harness, recording::Recording};
 use crate::{
     Error, Result,
     transport::{Owned, Target, diagnostics::Diagnostics, sse, stdio, streamable_http},
@@ -91,6 +91,7 @@ async fn handshake<T>(
 where
     T: Transport<RoleClient> + 'static,
 {
+    let transport = Recording::new(transport, &harness);
     match harness.serve(transport).await {
         Ok(running) => {
             // A harness reports what the server says, never a cached answer.

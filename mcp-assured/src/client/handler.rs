@@ -1,7 +1,8 @@
 //! The client side of the session: records what the server sends and answers its requests.
 //!
-//! It implements rmcp's `Service` rather than `ClientHandler` so that every notification
-//! and request, custom ones included, passes through one place and is recorded as JSON.
+//! It implements rmcp's `Service` rather than `ClientHandler` so that every request, custom
+//! ones included, passes through one place and is recorded as JSON. Notifications are
+//! recorded earlier, by the transport wrapper in `recording`, to keep their order.
 
 use std::sync::{Arc, Mutex};
 
@@ -16,7 +17,7 @@ use rmcp::{
 use serde_json::Value;
 
 use super::{
-    notifications::{Notification, NotificationLog},
+    notifications::NotificationLog,
     server_requests::{Answers, ServerRequest},
 };
 
@@ -97,12 +98,10 @@ impl Service<RoleClient> for Harness {
 
     async fn handle_notification(
         &self,
-        notification: ServerNotification,
+        _notification: ServerNotification,
         _context: NotificationContext<RoleClient>,
     ) -> Result<(), ErrorData> {
-        self.state
-            .notifications
-            .push(Notification::from_server(&notification));
+        // Already recorded, in order, as it came off the transport (see `recording`).
         Ok(())
     }
 

@@ -10,6 +10,7 @@ mod failure;
 mod handler;
 pub(crate) mod notifications;
 mod pending;
+mod recording;
 pub(crate) mod results;
 pub(crate) mod server_requests;
 
