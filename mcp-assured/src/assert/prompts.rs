@@ -78,6 +78,7 @@ impl PromptAssert<'_> {
     pub fn try_has_argument(self, name: &str, required: bool) -> Result<Self, AssertionError> {
         let arguments = self.prompt.arguments.as_deref().unwrap_or_default();
         let kind = if required { "required" } else { "optional" };
+        let article = if required { "a" } else { "an" };
         match arguments.iter().find(|a| a.name == name) {
             Some(argument) if argument.required.unwrap_or(false) == required => Ok(self),
             found => Failure::new(match found {
@@ -86,7 +87,7 @@ impl PromptAssert<'_> {
                     self.prompt.name
                 ),
                 None => format!(
-                    "Expected prompt `{}` to have a {kind} argument `{name}`.",
+                    "Expected prompt `{}` to have {article} {kind} argument `{name}`.",
                     self.prompt.name
                 ),
             })
@@ -169,7 +170,7 @@ impl PromptResultAssert<'_> {
         });
         if !found {
             return Failure::new(format!(
-                "Expected prompt `{}` to return a {role} message containing `{needle}`.",
+                "Expected prompt `{}` to return a message from `{role}` containing `{needle}`.",
                 self.prompt
             ))
             .fact("prompt", self.prompt)
