@@ -53,3 +53,16 @@ async fn server_info_is_pinned_with_its_protocol_version() {
     let client = connect(Transport::InProcess).await;
     assert_mcp_snapshot!(client, "server_info", client.server_info().clone());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tests_own_insta_settings_apply() {
+    let client = connect(Transport::InProcess).await;
+    let weather = client
+        .call_tool("weather", json!({"city": "Paris"}))
+        .await
+        .unwrap();
+    let mut settings = insta::Settings::clone_current();
+    settings.add_redaction(".structuredContent.temperature", "[temperature]");
+    settings.add_filter(r"\\?\x22temperature\\?\x22:\s?\d+", "[temperature-in-text]");
+    settings.bind(|| assert_mcp_snapshot!(client, "weather_paris_redacted", weather));
+}
