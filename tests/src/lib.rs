@@ -23,7 +23,9 @@
 //! # }
 //! ```
 
+pub mod connect;
 pub mod peers;
 mod process;
 
+pub use connect::{Connected, Transport};
 pub use process::{STARTUP_TIMEOUT, ServerProcess, free_loopback_port};

@@ -2,64 +2,23 @@
 //! is asserted over stdio and over streamable HTTP against the same file, which proves the
 //! server's answers are byte-identical across the two transports.
 
-use std::time::Duration;
-
-use mcp_assured::{McpAssured, McpClient, assert_mcp_snapshot, prelude::*};
-use mcp_assured_tests::{ServerProcess, peers};
+use mcp_assured::{assert_mcp_snapshot, prelude::*};
+use mcp_assured_tests::{Connected, Transport, connect};
 use serde_json::json;
-
-#[derive(Debug, Clone, Copy)]
-enum Transport {
-    Stdio,
-    StreamableHttp,
-}
 
 const TRANSPORTS: [Transport; 2] = [Transport::Stdio, Transport::StreamableHttp];
 
-/// A client with no server→client capabilities, once the server has registered the tools
-/// it adds when the session is initialized. (Its `tools/list_changed` for them can be lost
-/// over streamable HTTP: the server sends it before the client's GET stream is open, and
-/// does not keep it.)
-async fn connect(transport: Transport) -> (McpClient, Option<ServerProcess>) {
-    let builder = McpAssured::client().timeout(Duration::from_secs(20));
-    let (builder, server) = match transport {
-        Transport::Stdio => (
-            builder
-                .command(peers::node())
-                .arg(peers::server_everything())
-                .arg("stdio"),
-            None,
-        ),
-        Transport::StreamableHttp => {
-            let server = ServerProcess::everything_streamable_http().await;
-            (builder.base_uri(server.endpoint_url()), Some(server))
-        }
-    };
-    let client = builder.build().await.unwrap_or_else(|e| {
-        panic!(
-            "connecting to server-everything over {transport:?} failed: {e}\n{}",
-            server.as_ref().map(|s| s.output_tail()).unwrap_or_default()
-        )
-    });
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let tools = client.list_tools().await.unwrap();
-        if tools.iter().any(|t| t.name == "simulate-research-query") {
-            break;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "server-everything never registered its session tools"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    (client, server)
+/// A client with no server→client capabilities, once the server's session tools are there.
+async fn connect(transport: Transport) -> Connected {
+    let connected = connect::everything(transport, |builder| builder).await;
+    connect::everything_tool_names(&connected, 13).await;
+    connected
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tools_list_snapshot_is_identical_over_stdio_and_http() {
     for transport in TRANSPORTS {
-        let (client, _server) = connect(transport).await;
+        let client = connect(transport).await;
         let tools = client.list_tools().await.unwrap();
         tools
             .assert()
@@ -79,7 +38,7 @@ async fn tools_list_snapshot_is_identical_over_stdio_and_http() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tool_call_snapshots_are_identical_over_stdio_and_http() {
     for transport in TRANSPORTS {
-        let (client, _server) = connect(transport).await;
+        let client = connect(transport).await;
 
         let echo = client
             .call_tool("echo", json!({"message": "hello"}))
@@ -120,7 +79,7 @@ async fn tool_call_snapshots_are_identical_over_stdio_and_http() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn assertions_on_resources_prompts_and_errors() {
-    let (client, _server) = connect(Transport::Stdio).await;
+    let client = connect(Transport::Stdio).await;
     let resources = client.list_resources().await.unwrap();
     resources
         .assert()

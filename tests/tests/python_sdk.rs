@@ -2,93 +2,15 @@
 //! stdio, streamable HTTP and HTTP+SSE. What the server does is in
 //! `tests/peers/PYTHON-SERVER.md`.
 
-use std::time::Duration;
-
 use mcp_assured::{
-    McpAssured, McpClient, code,
+    code,
     model::{Reference, ResourceContents},
 };
-use mcp_assured_tests::{ServerProcess, peers};
+use mcp_assured_tests::{Connected, Transport, connect, for_each_transport};
 use serde_json::json;
-use tokio::process::Command;
-
-#[derive(Debug, Clone, Copy)]
-enum Transport {
-    Stdio,
-    StreamableHttp,
-    Sse,
-}
-
-/// A client connected to a fresh Python server; the server process (for HTTP) lives as long
-/// as this value.
-struct Connected {
-    client: McpClient,
-    _server: Option<ServerProcess>,
-}
-
-impl std::ops::Deref for Connected {
-    type Target = McpClient;
-    fn deref(&self) -> &McpClient {
-        &self.client
-    }
-}
 
 async fn connect(transport: Transport) -> Connected {
-    let builder = McpAssured::client().timeout(Duration::from_secs(15));
-    let (builder, server) = match transport {
-        Transport::Stdio => (
-            builder
-                .command(peers::python())
-                .arg(peers::python_server_script()),
-            None,
-        ),
-        Transport::StreamableHttp => {
-            let server = ServerProcess::python_streamable_http().await;
-            (builder.base_uri(server.endpoint_url()), Some(server))
-        }
-        Transport::Sse => {
-            let server = ServerProcess::start("python server (sse)", "/sse", |port| {
-                let mut command = Command::new(peers::python());
-                command.arg(peers::python_server_script()).args([
-                    "--transport",
-                    "sse",
-                    "--port",
-                    &port.to_string(),
-                ]);
-                command
-            })
-            .await;
-            (builder.base_uri(server.endpoint_url()), Some(server))
-        }
-    };
-    let client = match builder.build().await {
-        Ok(client) => client,
-        Err(error) => panic!(
-            "connecting to the Python server over {transport:?} failed: {error}\n{}",
-            server.as_ref().map(|s| s.output_tail()).unwrap_or_default()
-        ),
-    };
-    Connected {
-        client,
-        _server: server,
-    }
-}
-
-macro_rules! for_each_transport {
-    ($($feature:ident),* $(,)?) => {
-        mod stdio {
-            $( #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-               async fn $feature() { super::$feature(super::Transport::Stdio).await } )*
-        }
-        mod streamable_http {
-            $( #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-               async fn $feature() { super::$feature(super::Transport::StreamableHttp).await } )*
-        }
-        mod sse {
-            $( #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-               async fn $feature() { super::$feature(super::Transport::Sse).await } )*
-        }
-    };
+    connect::python(transport).await
 }
 
 for_each_transport!(

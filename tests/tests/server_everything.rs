@@ -6,44 +6,23 @@
 use std::time::Duration;
 
 use mcp_assured::{
-    ClientBuilder, McpAssured, McpClient, code,
+    code,
     model::{
         ArgumentInfo, CompleteRequestParams, CompletionContext, CreateMessageResult, ElicitResult,
         ElicitationAction, LoggingLevel, Reference, Root, SamplingMessage,
     },
     prelude::*,
 };
-use mcp_assured_tests::{ServerProcess, peers};
+use mcp_assured_tests::{Connected, Transport, connect, for_each_transport};
 use serde_json::json;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Transport {
-    Stdio,
-    StreamableHttp,
-    Sse,
-}
-
-/// A client connected to a fresh server-everything; the server process (for HTTP) lives as
-/// long as this value.
-struct Connected {
-    client: McpClient,
-    _server: Option<ServerProcess>,
-}
-
-impl std::ops::Deref for Connected {
-    type Target = McpClient;
-    fn deref(&self) -> &McpClient {
-        &self.client
-    }
-}
-
 async fn connect(transport: Transport) -> Connected {
-    connect_with(transport, |builder| builder).await
+    connect::everything(transport, |builder| builder).await
 }
 
 /// A client that answers sampling, elicitation and roots.
 async fn connect_answering(transport: Transport) -> Connected {
-    connect_with(transport, |builder| {
+    connect::everything(transport, |builder| {
         builder
             .on_sampling(|request| {
                 let asked = request
@@ -64,78 +43,6 @@ async fn connect_answering(transport: Transport) -> Connected {
             .roots([Root::new("file:///tmp/a").with_name("A")])
     })
     .await
-}
-
-async fn connect_with(
-    transport: Transport,
-    configure: impl FnOnce(ClientBuilder) -> ClientBuilder,
-) -> Connected {
-    let builder = configure(McpAssured::client().timeout(Duration::from_secs(20)));
-    let (builder, server) = match transport {
-        Transport::Stdio => (
-            builder
-                .command(peers::node())
-                .arg(peers::server_everything())
-                .arg("stdio"),
-            None,
-        ),
-        Transport::StreamableHttp => {
-            let server = ServerProcess::everything_streamable_http().await;
-            (builder.base_uri(server.endpoint_url()), Some(server))
-        }
-        Transport::Sse => {
-            let server = ServerProcess::everything_sse().await;
-            (builder.base_uri(server.endpoint_url()), Some(server))
-        }
-    };
-    let client = match builder.build().await {
-        Ok(client) => client,
-        Err(error) => panic!(
-            "connecting to server-everything over {transport:?} failed: {error}\n{}",
-            server.as_ref().map(|s| s.output_tail()).unwrap_or_default()
-        ),
-    };
-    Connected {
-        client,
-        _server: server,
-    }
-}
-
-/// The tool names, once the tools the server registers at `notifications/initialized` are
-/// there. (Their `tools/list_changed` can be lost over streamable HTTP: the server sends it
-/// before the client's GET stream is open, and keeps it only for replay.)
-async fn settled_tool_names(client: &McpClient, expected: usize) -> Vec<String> {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let names: Vec<String> = client
-            .list_tools()
-            .await
-            .unwrap()
-            .iter()
-            .map(|t| t.name.to_string())
-            .collect();
-        if names.len() >= expected || tokio::time::Instant::now() > deadline {
-            return names;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
-macro_rules! for_each_transport {
-    ($($feature:ident),* $(,)?) => {
-        mod stdio {
-            $( #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-               async fn $feature() { super::$feature(super::Transport::Stdio).await } )*
-        }
-        mod streamable_http {
-            $( #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-               async fn $feature() { super::$feature(super::Transport::StreamableHttp).await } )*
-        }
-        mod sse {
-            $( #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-               async fn $feature() { super::$feature(super::Transport::Sse).await } )*
-        }
-    };
 }
 
 for_each_transport!(
@@ -187,7 +94,7 @@ const ALWAYS: [&str; 12] = [
 
 async fn lists_the_always_present_tools(transport: Transport) {
     let client = connect(transport).await;
-    let names = settled_tool_names(&client, 13).await;
+    let names = connect::everything_tool_names(&client, 13).await;
     for tool in ALWAYS {
         assert!(
             names.contains(&tool.to_owned()),
@@ -206,7 +113,7 @@ async fn lists_the_always_present_tools(transport: Transport) {
 
 async fn lists_the_capability_tools_when_the_client_answers(transport: Transport) {
     let client = connect_answering(transport).await;
-    let names = settled_tool_names(&client, 16).await;
+    let names = connect::everything_tool_names(&client, 16).await;
     for tool in [
         "get-roots-list",
         "trigger-sampling-request",
@@ -468,7 +375,7 @@ async fn sends_log_messages_at_the_level_set(transport: Transport) {
 
 async fn answers_sampling(transport: Transport) {
     let client = connect_answering(transport).await;
-    settled_tool_names(&client, 16).await;
+    connect::everything_tool_names(&client, 16).await;
     client
         .call_tool("trigger-sampling-request", json!({"prompt": "2+2?"}))
         .await
@@ -492,7 +399,7 @@ async fn answers_sampling(transport: Transport) {
 
 async fn answers_elicitation(transport: Transport) {
     let client = connect_answering(transport).await;
-    settled_tool_names(&client, 16).await;
+    connect::everything_tool_names(&client, 16).await;
     client
         .call_tool("trigger-elicitation-request", json!({}))
         .await
@@ -505,7 +412,7 @@ async fn answers_elicitation(transport: Transport) {
 
 async fn answers_roots(transport: Transport) {
     let client = connect_answering(transport).await;
-    settled_tool_names(&client, 16).await;
+    connect::everything_tool_names(&client, 16).await;
     // The server asks for the roots by itself 350 ms after `initialized`.
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     while !client
