@@ -46,6 +46,10 @@
 //! older HTTP+SSE transport with a base URI ending in `/sse` (or `.sse()`), and an rmcp
 //! server in the test's own process with `.service(MyServer::new())`.
 //!
+//! Checks read as sentences: `use mcp_assured::prelude::*;` and call `.assert()` on what the
+//! client returned (see [`mod@assert`]); pin whole answers with insta through
+//! [`assert_mcp_snapshot!`] (see [`snapshot`]).
+//!
 //! Failures are one [`Error`] type whose messages say what happened: the HTTP status and
 //! `WWW-Authenticate` challenge of a refused connection, the JSON-RPC code of a rejected
 //! request, the request that timed out, the exit status and stderr of a server that died,
