@@ -337,8 +337,10 @@ impl McpClient {
 
     /// `tools/call`. `arguments` is a JSON object (or `null` for none).
     ///
-    /// A tool that reports failure (`isError: true`) is an `Ok` result; an unknown tool or
-    /// invalid arguments rejected by the server are [`Error::JsonRpc`].
+    /// A tool that reports failure (`isError: true`) is an `Ok` result; a JSON-RPC error
+    /// answer is [`Error::JsonRpc`]. Servers differ on which they use for an unknown tool or
+    /// bad arguments (rmcp: `-32602`; the TypeScript and Python SDKs: an `isError` result);
+    /// the client reports what the server sent.
     pub async fn call_tool(&self, name: &str, arguments: Value) -> Result<ToolResult> {
         self.start_call_tool(name, arguments).await?.result().await
     }
