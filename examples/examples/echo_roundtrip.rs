@@ -56,12 +56,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
         .service(ExampleServer::new())
         .build()
         .await?;
-    let assured = measure(calls, || async {
-        ours.call_tool("echo", json!({"message": "hi"}))
-            .await
-            .map(drop)
-    })
-    .await?;
+    let assured = measure_echo(&ours, calls).await?;
     let (server_io, client_io) = tokio::io::duplex(1 << 20);
     tokio::spawn(async move {
         if let Ok(running) = ExampleServer::new().serve(server_io).await {
@@ -77,12 +72,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
         .arg("--serve-stdio")
         .build()
         .await?;
-    let assured = measure(calls, || async {
-        ours.call_tool("echo", json!({"message": "hi"}))
-            .await
-            .map(drop)
-    })
-    .await?;
+    let assured = measure_echo(&ours, calls).await?;
     let child = TokioChildProcess::new(tokio::process::Command::new(&me).configure(|c| {
         c.arg("--serve-stdio");
     }))?;
@@ -91,26 +81,29 @@ async fn main() -> Result<(), Box<dyn Error>> {
     row("stdio", &assured, Some(&baseline));
 
     let ours = McpAssured::client().base_uri(&http_url).build().await?;
-    let assured = measure(calls, || async {
-        ours.call_tool("echo", json!({"message": "hi"}))
-            .await
-            .map(drop)
-    })
-    .await?;
+    let assured = measure_echo(&ours, calls).await?;
     let raw = ().serve(StreamableHttpClientTransport::from_uri(http_url.as_str())).await?;
     let baseline = measure(calls, || raw_echo(raw.peer())).await?;
     row("streamable HTTP", &assured, Some(&baseline));
 
     let ours = McpAssured::client().base_uri(&sse_url).build().await?;
-    let assured = measure(calls, || async {
-        ours.call_tool("echo", json!({"message": "hi"}))
-            .await
-            .map(drop)
-    })
-    .await?;
+    let assured = measure_echo(&ours, calls).await?;
     row("HTTP+SSE", &assured, None);
     println!("\nrmcp 3.9 has no HTTP+SSE client, so that row has no baseline.");
     Ok(())
+}
+
+async fn measure_echo(
+    client: &mcp_assured::McpClient,
+    calls: usize,
+) -> mcp_assured::Result<Vec<Duration>> {
+    measure(calls, || async {
+        client
+            .call_tool("echo", json!({"message": "hi"}))
+            .await
+            .map(drop)
+    })
+    .await
 }
 
 async fn raw_echo(peer: &rmcp::Peer<rmcp::RoleClient>) -> Result<(), rmcp::ServiceError> {
