@@ -58,6 +58,7 @@
 pub mod assert;
 mod client;
 mod error;
+pub mod fixture;
 mod secret;
 pub mod snapshot;
 mod transport;
@@ -69,6 +70,18 @@ pub use client::{
 };
 pub use error::{Error, Result, code};
 pub use secret::Secret;
+
+/// Turns an async function into a test of an MCP server: starts the server (in process, as
+/// a child over stdio or HTTP, or reached at a URL), the wiremock backends it calls and the
+/// connected client, passes them in by parameter, and tears everything down afterwards, even
+/// when the test panics or times out.
+///
+/// See the [crate docs](crate#the-mcp_test-attribute) for the options and
+/// [`fixture`] for the parameters it can provide.
+pub use mcp_assured_macros::mcp_test;
+
+/// The wiremock crate, whose `MockServer` is an [`#[mcp_test]`](mcp_test) fixture.
+pub use wiremock;
 
 /// The assertion extension traits: `use mcp_assured::prelude::*;` and call `.assert()`.
 pub mod prelude {

@@ -114,8 +114,88 @@ pub fn prepare(client: &McpClient, value: &impl Snapshot) -> Prepared {
 pub fn settings(prepared: &Prepared) -> insta::Settings {
     let mut settings = insta::Settings::clone_current();
     settings.set_sort_maps(true);
-    settings.set_snapshot_suffix(prepared.suffix.clone());
+    // Keep a suffix already set, such as the variant of a `#[mcp_test]` run on several
+    // transports.
+    let suffix = match settings.snapshot_suffix() {
+        Some(outer) => format!("{outer}-{}", prepared.suffix),
+        None => prepared.suffix.clone(),
+    };
+    settings.set_snapshot_suffix(suffix);
     settings.set_info(&prepared.info);
+    settings.set_omit_expression(true);
+    settings
+}
+
+/// The settings an [`#[mcp_test]`](crate::mcp_test) body runs with, so that insta's own
+/// macros in it get the default redactions too: timestamps, times of day and UUIDs in any
+/// text, and the scalar values of volatile keys (`progressToken`, `sessionId`, `durationMs`,
+/// `createdAt`, ...); maps sorted; the server and protocol version in the metadata.
+#[doc(hidden)]
+pub fn test_settings(server: Option<&ServerInfo>) -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_sort_maps(true);
+    settings.set_omit_expression(true);
+    settings.add_filter(TIMESTAMP_RE.as_str(), TIMESTAMP);
+    settings.add_filter(UUID_RE.as_str(), UUID);
+    settings.add_filter(TIME_RE.as_str(), TIME);
+    for key in VOLATILE_KEYS {
+        let placeholder = volatile_key(key).unwrap_or(TIMESTAMP);
+        settings.add_redaction(
+            &format!(".**.{key}"),
+            insta::dynamic_redaction(move |value, _path| match value {
+                insta::internals::Content::String(_)
+                | insta::internals::Content::I64(_)
+                | insta::internals::Content::U64(_)
+                | insta::internals::Content::F64(_) => placeholder.into(),
+                other => other,
+            }),
+        );
+    }
+    if let Some(server) = server {
+        settings.set_info(&serde_json::json!({
+            "protocolVersion": server.protocol_version,
+            "server": format!("{} {}", server.name, server.version),
+        }));
+    }
+    settings
+}
+
+/// Spellings of the volatile keys that [`test_settings`] redacts wherever they appear.
+const VOLATILE_KEYS: &[&str] = &[
+    "progressToken",
+    "progress_token",
+    "sessionId",
+    "session_id",
+    "duration",
+    "durationMs",
+    "duration_ms",
+    "elapsed",
+    "elapsedMs",
+    "elapsed_ms",
+    "latency",
+    "latencyMs",
+    "latency_ms",
+    "tookMs",
+    "took_ms",
+    "timestamp",
+    "createdAt",
+    "created_at",
+    "updatedAt",
+    "updated_at",
+];
+
+/// The redacted, sorted JSON of a value, for
+/// [`assert_tool_snapshot!`](crate::assert_tool_snapshot).
+#[doc(hidden)]
+pub fn redacted(value: &impl Snapshot) -> Value {
+    redact(value.snapshot_json())
+}
+
+/// The caller's insta settings with sorted maps and no expression in the header.
+#[doc(hidden)]
+pub fn plain_settings() -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_sort_maps(true);
     settings.set_omit_expression(true);
     settings
 }
@@ -234,6 +314,42 @@ macro_rules! assert_mcp_snapshot {
         let __prepared = $crate::snapshot::prepare(&$client, &$value);
         $crate::snapshot::settings(&__prepared).bind(|| {
             $crate::__private::insta::assert_json_snapshot!($name, __prepared.content);
+        });
+    }};
+}
+
+/// Snapshots a tool result (or any [`Snapshot`] value) with insta, redacted and sorted,
+/// named after the test function (or the name given).
+///
+/// Made for [`#[mcp_test]`](crate::mcp_test) bodies, which already bind the server and
+/// protocol version into the snapshot metadata; outside them it works the same, without that
+/// metadata. [`assert_mcp_snapshot!`](crate::assert_mcp_snapshot) also puts the protocol
+/// version into the snapshot's name.
+///
+/// ```no_run
+/// use mcp_assured::{McpClient, assert_tool_snapshot, mcp_test};
+/// use serde_json::json;
+///
+/// #[mcp_test(server = bin("weather-server"))]
+/// async fn london(client: McpClient) {
+///     let result = client.call_tool("current_weather", json!({"city": "London"})).await.unwrap();
+///     assert_tool_snapshot!(result); // snapshots/<file>__london.snap
+///     let tools = client.list_tools().await.unwrap();
+///     assert_tool_snapshot!("tools", tools); // snapshots/<file>__tools.snap
+/// }
+/// ```
+#[macro_export]
+macro_rules! assert_tool_snapshot {
+    ($value:expr $(,)?) => {{
+        let __content = $crate::snapshot::redacted(&$value);
+        $crate::snapshot::plain_settings().bind(|| {
+            $crate::__private::insta::assert_json_snapshot!(__content);
+        });
+    }};
+    ($name:expr, $value:expr $(,)?) => {{
+        let __content = $crate::snapshot::redacted(&$value);
+        $crate::snapshot::plain_settings().bind(|| {
+            $crate::__private::insta::assert_json_snapshot!($name, __content);
         });
     }};
 }

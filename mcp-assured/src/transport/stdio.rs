@@ -13,8 +13,8 @@ use std::{
 
 use nix::{sys::signal::Signal, unistd::Pid};
 use tokio::{
-    io::{AsyncBufReadExt, BufReader},
-    process::{Child, ChildStderr, ChildStdin, ChildStdout, Command},
+    io::{AsyncBufReadExt, AsyncRead, BufReader},
+    process::{Child, ChildStdin, ChildStdout, Command},
     sync::watch,
 };
 use tokio_util::sync::CancellationToken;
@@ -48,6 +48,21 @@ impl std::fmt::Debug for StdioCommand {
 }
 
 impl StdioCommand {
+    /// The command, in its own process group (so everything it starts can be killed with
+    /// it) and killed if the handle is dropped; stdio is left for the caller to set.
+    pub(crate) fn to_command(&self) -> Command {
+        let mut cmd = Command::new(&self.program);
+        cmd.args(&self.args).kill_on_drop(true).process_group(0);
+        for name in &self.env_remove {
+            cmd.env_remove(name);
+        }
+        cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
+        if let Some(dir) = &self.current_dir {
+            cmd.current_dir(dir);
+        }
+        cmd
+    }
+
     /// `program arg1 arg2`, for messages.
     pub(crate) fn display(&self) -> String {
         std::iter::once(&self.program)
@@ -65,20 +80,10 @@ pub(crate) fn spawn(
     command: &StdioCommand,
     diagnostics: &Arc<Diagnostics>,
 ) -> Result<(StdioTransport, ChildGuard), Error> {
-    let mut cmd = Command::new(&command.program);
-    cmd.args(&command.args)
-        .stdin(Stdio::piped())
+    let mut cmd = command.to_command();
+    cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .process_group(0);
-    for name in &command.env_remove {
-        cmd.env_remove(name);
-    }
-    cmd.envs(command.env.iter().map(|(k, v)| (k, v)));
-    if let Some(dir) = &command.current_dir {
-        cmd.current_dir(dir);
-    }
+        .stderr(Stdio::piped());
     let mut child = cmd.spawn().map_err(|source| Error::Spawn {
         command: command.display(),
         source,
@@ -86,7 +91,7 @@ pub(crate) fn spawn(
     let stdin = child.stdin.take().expect("stdin is piped");
     let stdout = child.stdout.take().expect("stdout is piped");
     let stderr = child.stderr.take().expect("stderr is piped");
-    tokio::spawn(capture_stderr(stderr, diagnostics.clone()));
+    tokio::spawn(capture_output(stderr, diagnostics.clone()));
     let guard = ChildGuard::watch(child, diagnostics);
     Ok((
         LineTransport::new(stdout, stdin, diagnostics.clone()),
@@ -94,8 +99,10 @@ pub(crate) fn spawn(
     ))
 }
 
-async fn capture_stderr(stderr: ChildStderr, diagnostics: Arc<Diagnostics>) {
-    let mut lines = BufReader::new(stderr).lines();
+/// Keeps each line a child writes (to stderr, or to stdout when stdout is not the protocol)
+/// for error messages, and logs it at debug level.
+pub(crate) async fn capture_output(output: impl AsyncRead + Unpin, diagnostics: Arc<Diagnostics>) {
+    let mut lines = BufReader::new(output).lines();
     while let Ok(Some(line)) = lines.next_line().await {
         tracing::debug!(target: "mcp_assured::server_stderr", "{line}");
         diagnostics.push_stderr_line(line);
@@ -112,7 +119,7 @@ pub(crate) struct ChildGuard {
 }
 
 impl ChildGuard {
-    fn watch(mut child: Child, diagnostics: &Diagnostics) -> Self {
+    pub(crate) fn watch(mut child: Child, diagnostics: &Diagnostics) -> Self {
         let pid = child.id();
         let kill = CancellationToken::new();
         let (exit_tx, exit_rx) = watch::channel(None);
@@ -155,6 +162,27 @@ impl ChildGuard {
         }
         self.pid = None;
     }
+
+    /// Asks the whole process group to stop (SIGTERM), kills it if it is still there after
+    /// a grace period, and returns once the child is reaped. For servers that do not stop
+    /// when their stdin closes, such as HTTP servers.
+    pub(crate) async fn terminate(&mut self) {
+        if self.exit.borrow().is_none() {
+            signal_group(self.pid, Signal::SIGTERM);
+            let exited =
+                tokio::time::timeout(EXIT_GRACE, self.exit.wait_for(Option::is_some)).await;
+            if !exited.is_ok_and(|waited| waited.is_ok()) {
+                self.kill.cancel();
+                let _ = self.exit.wait_for(Option::is_some).await;
+            }
+        }
+        self.pid = None;
+    }
+
+    /// How the child ended, or `None` while it runs.
+    pub(crate) fn exit_status(&self) -> Option<String> {
+        self.exit.borrow().clone()
+    }
 }
 
 impl Drop for ChildGuard {
@@ -169,9 +197,13 @@ impl Drop for ChildGuard {
 }
 
 fn kill_group(pid: Option<u32>) {
+    signal_group(pid, Signal::SIGKILL);
+}
+
+fn signal_group(pid: Option<u32>, signal: Signal) {
     if let Some(pid) = pid.and_then(|pid| i32::try_from(pid).ok()) {
         // ESRCH (the group is already gone) is the normal case after a clean exit.
-        let _ = nix::sys::signal::killpg(Pid::from_raw(pid), Signal::SIGKILL);
+        let _ = nix::sys::signal::killpg(Pid::from_raw(pid), signal);
     }
 }
 

@@ -1,0 +1,301 @@
+//! `#[mcp_test]` itself: every server source and transport, fixtures, snapshots, and the
+//! teardown after a pass, a panic, a timeout or a failed start.
+
+use std::{cell::Cell, panic::AssertUnwindSafe, time::Duration};
+
+use mcp_assured::{
+    McpClient, assert_tool_snapshot,
+    fixture::{BoxError, Fixture, FixtureContext, ServerProcess, Stage},
+    mcp_test,
+    prelude::*,
+    wiremock::{
+        Mock, MockServer, ResponseTemplate,
+        matchers::{method, path},
+    },
+};
+use mcp_assured_examples::{ExampleServer, HttpOptions, serve::serve_streamable_http};
+use serde_json::json;
+
+/// Runs against the example server four ways: in this process, and as a child process over
+/// stdio, streamable HTTP (on a port the fixture picks) and HTTP+SSE.
+#[mcp_test(
+    server = [service(ExampleServer::new()), bin("example-server")],
+    transport = [
+        stdio,
+        http(args("--transport", "streamable-http", "--port", "{port}")),
+        sse(args("--transport", "sse", "--port", "{port}")),
+    ],
+)]
+async fn echo_on_every_transport(client: McpClient, server: &ServerProcess) {
+    let result = client
+        .call_tool("echo", json!({"message": "hello"}))
+        .await
+        .unwrap();
+    result.assert().is_success().text_equals("hello");
+    // One snapshot file per variant (`@in_process`, `@stdio`, ...), identical content.
+    assert_tool_snapshot!(result);
+    let in_process = server.description().contains("ExampleServer");
+    assert_eq!(
+        server.pid().is_none(),
+        in_process,
+        "{}",
+        server.description()
+    );
+    assert_eq!(server.port().is_some(), server.url().is_some());
+}
+
+#[test]
+fn variants_are_named_after_their_transport() {
+    // The generated tests exist under these names (this does not compile otherwise).
+    let _: [fn(); 4] = [
+        echo_on_every_transport::in_process,
+        echo_on_every_transport::stdio,
+        echo_on_every_transport::http,
+        echo_on_every_transport::sse,
+    ];
+}
+
+#[mcp_test(server = service(ExampleServer::new()), timeout = "10s")]
+async fn in_process_snapshot_is_named_after_the_test(client: &McpClient) {
+    let result = client
+        .call_tool("weather", json!({"city": "Paris"}))
+        .await
+        .unwrap();
+    assert_tool_snapshot!(result);
+    // insta's own macros get the default redactions inside #[mcp_test] too.
+    insta::assert_json_snapshot!(
+        "redacted_by_default",
+        json!({"at": "2026-11-22T10:00:00Z", "durationMs": 12, "temperature": 18})
+    );
+}
+
+#[mcp_test(server = service(ExampleServer::new()))]
+async fn may_return_a_result(client: McpClient) -> mcp_assured::Result<()> {
+    client.ping().await?;
+    let tools = client.list_tools().await?;
+    tools.assert().contains_tool("echo");
+    Ok(())
+}
+
+/// An rmcp server on a port of this test's runtime: a user fixture whose placeholder is its
+/// base URL.
+#[derive(Debug)]
+struct HttpExample {
+    base_url: String,
+}
+
+impl Fixture for HttpExample {
+    async fn setup(ctx: &mut FixtureContext<'_>) -> Result<Self, BoxError> {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let base_url = format!("http://{}", listener.local_addr()?);
+        let task = tokio::spawn(serve_streamable_http(listener, HttpOptions::default()));
+        ctx.defer(async move { task.abort() });
+        Ok(Self { base_url })
+    }
+
+    fn placeholder(&self) -> Option<String> {
+        Some(self.base_url.clone())
+    }
+}
+
+#[mcp_test(server = url(format!("{}/mcp", running.base_url)))]
+async fn reaches_a_running_server_by_url(
+    client: McpClient,
+    running: &HttpExample,
+    server: &ServerProcess,
+) {
+    assert_eq!(
+        server.url(),
+        Some(format!("{}/mcp", running.base_url).as_str())
+    );
+    assert_eq!(server.pid(), None);
+    client.ping().await.unwrap();
+}
+
+/// Made after the client connected, through which it seeds the server.
+#[derive(Debug)]
+struct Counted(u64);
+
+impl Fixture for Counted {
+    const STAGE: Stage = Stage::AfterServer;
+
+    async fn setup(ctx: &mut FixtureContext<'_>) -> Result<Self, BoxError> {
+        let client = ctx.client().ok_or("no client")?;
+        client.read_resource("example://counter").await?;
+        Ok(Counted(1))
+    }
+}
+
+#[mcp_test(server = service(ExampleServer::new()))]
+async fn fixtures_can_use_the_client(client: McpClient, counted: Counted) {
+    assert_eq!(counted.0, 1);
+    client.ping().await.unwrap();
+}
+
+/// `{backend}` in `env(..)` and `args(..)` is the mock server's URI; a shell prints both to
+/// stderr and then becomes the example server.
+#[mcp_test(
+    server = command(
+        "sh",
+        "-c",
+        r#"echo "env=$API_URL arg=$1" >&2; exec "$0""#,
+        env!("CARGO_BIN_EXE_example-server"),
+    ),
+    args("{backend}/v1"),
+    env(API_URL = "{backend}"),
+)]
+async fn placeholders_reach_the_child(
+    client: McpClient,
+    backend: &MockServer,
+    server: &ServerProcess,
+) {
+    client.ping().await.unwrap();
+    let uri = backend.uri();
+    assert_eq!(
+        server.stderr_tail().as_deref(),
+        Some(format!("env={uri} arg={uri}/v1").as_str())
+    );
+    Mock::given(method("GET"))
+        .and(path("/ping"))
+        .respond_with(ResponseTemplate::new(200))
+        .expect(1)
+        .mount(backend)
+        .await;
+    reqwest::get(format!("{uri}/ping")).await.unwrap();
+}
+
+// ----- teardown ---------------------------------------------------------------------------
+
+thread_local! {
+    /// The child of the last test run on this thread.
+    static CHILD: Cell<Option<u32>> = const { Cell::new(None) };
+}
+
+fn record_child(server: &ServerProcess) {
+    CHILD.set(server.pid());
+}
+
+/// Runs a generated test, returning its panic message.
+fn failure_of(test: fn()) -> String {
+    CHILD.set(None);
+    let panic = std::panic::catch_unwind(AssertUnwindSafe(test)).expect_err("the test must fail");
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+        .unwrap_or_default()
+}
+
+/// The child recorded by the last run is gone and reaped (not even a zombie).
+fn assert_child_reaped() {
+    let pid = CHILD.get().expect("the test recorded its child");
+    let pid = nix::unistd::Pid::from_raw(pid as i32);
+    assert_eq!(
+        nix::sys::signal::kill(pid, None),
+        Err(nix::errno::Errno::ESRCH),
+        "process {pid} still exists"
+    );
+}
+
+mod failing {
+    use super::*;
+
+    #[mcp_test(server = bin("example-server"))]
+    #[should_panic(expected = "deliberate failure")]
+    pub async fn panics(server: &ServerProcess) {
+        record_child(server);
+        panic!("deliberate failure");
+    }
+
+    #[mcp_test(
+        server = bin("example-server"),
+        transport = http(args("--transport", "streamable-http", "--port", "{port}")),
+        timeout = "1s"
+    )]
+    #[should_panic(expected = "timed out after 1s while running the test body")]
+    pub async fn times_out(server: &ServerProcess) {
+        record_child(server);
+        tokio::time::sleep(Duration::from_secs(30)).await;
+    }
+
+    #[mcp_test(server = bin("example-server"), timeout = "4s")]
+    #[should_panic(expected = "timed out")]
+    pub async fn hung_call_times_out_before_the_test(client: McpClient, server: &ServerProcess) {
+        record_child(server);
+        let error = client.call_tool("hang", json!({})).await.unwrap_err();
+        assert!(error.is_timeout(), "{error}");
+        panic!("the request timed out");
+    }
+
+    #[mcp_test(server = command("sh", "-c", "echo 'config missing' >&2; exit 3"), timeout = "10s")]
+    #[should_panic(expected = "config missing")]
+    pub async fn stdio_server_exits_at_start(client: McpClient) {
+        client.ping().await.unwrap();
+    }
+
+    #[mcp_test(
+        server = command("sh", "-c", "echo 'cannot bind' >&2; exit 1"),
+        transport = http,
+        timeout = "10s"
+    )]
+    #[should_panic(expected = "cannot bind")]
+    pub async fn http_server_exits_at_start(client: McpClient) {
+        client.ping().await.unwrap();
+    }
+
+    #[mcp_test(server = service(ExampleServer::new()))]
+    #[should_panic(expected = "Verifications failed")]
+    pub async fn unmet_mock_expectations(client: McpClient, backend: MockServer) {
+        Mock::given(method("GET"))
+            .respond_with(ResponseTemplate::new(200))
+            .expect(1)
+            .mount(&backend)
+            .await;
+        client.ping().await.unwrap();
+    }
+}
+
+#[test]
+fn a_panic_is_reported_as_is_and_the_child_reaped() {
+    assert_eq!(failure_of(failing::panics), "deliberate failure");
+    assert_child_reaped();
+}
+
+#[test]
+fn a_timeout_names_what_the_test_was_doing_and_the_child_is_reaped() {
+    let message = failure_of(failing::times_out);
+    assert!(
+        message.starts_with("the test timed out after 1s while running the test body"),
+        "{message}"
+    );
+    assert_child_reaped();
+}
+
+#[test]
+fn a_hung_request_times_out_before_the_test_does() {
+    let message = failure_of(failing::hung_call_times_out_before_the_test);
+    assert_eq!(message, "the request timed out");
+    assert_child_reaped();
+}
+
+#[test]
+fn a_server_that_exits_at_start_is_reported_with_its_stderr() {
+    let message = failure_of(failing::stdio_server_exits_at_start);
+    assert!(
+        message.starts_with("the test could not start:"),
+        "{message}"
+    );
+    assert!(message.contains("config missing"), "{message}");
+    let message = failure_of(failing::http_server_exits_at_start);
+    assert!(
+        message.contains("exited (exit status: 1) before listening"),
+        "{message}"
+    );
+    assert!(message.contains("cannot bind"), "{message}");
+}
+
+#[test]
+fn unmet_mock_expectations_fail_the_test_once() {
+    let message = failure_of(failing::unmet_mock_expectations);
+    assert!(message.contains("Verifications failed"), "{message}");
+}

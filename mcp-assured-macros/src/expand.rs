@@ -1,0 +1,503 @@
+//! What `#[mcp_test]` turns a function into: one `#[test]` per server variant, each calling
+//! `mcp_assured::fixture::run::run` with the test's settings and a closure that sets the
+//! fixtures up in stage order, starts the server, and runs the original body.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::{format_ident, quote, quote_spanned};
+use syn::{Attribute, Expr, ExprLit, Ident, ItemFn, Lit, LitStr, Path, spanned::Spanned};
+
+use crate::{
+    options::{Options, ServerEntry, TransportEntry, TransportKind},
+    signature::{Param, Passing},
+};
+
+/// One generated test: a server and the transport to reach it.
+struct Variant<'a> {
+    name: String,
+    server: &'a ServerEntry,
+    transport: Option<&'a TransportEntry>,
+    kind: Kind,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    InProcess,
+    Stdio,
+    Http,
+    Sse,
+}
+
+impl Kind {
+    fn from(transport: TransportKind) -> Self {
+        match transport {
+            TransportKind::Stdio => Kind::Stdio,
+            TransportKind::Http => Kind::Http,
+            TransportKind::Sse => Kind::Sse,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Kind::InProcess => "in_process",
+            Kind::Stdio => "stdio",
+            Kind::Http => "http",
+            Kind::Sse => "sse",
+        }
+    }
+}
+
+pub(crate) fn expand(
+    options: &Options,
+    function: &ItemFn,
+    params: &[Param],
+) -> Result<TokenStream, syn::Error> {
+    let variants = variants(options)?;
+    check_placeholders(options, params, &variants)?;
+    let krate = options
+        .krate
+        .clone()
+        .unwrap_or_else(|| syn::parse_quote!(::mcp_assured));
+    let name = &function.sig.ident;
+    let vis = &function.vis;
+    let attrs = &function.attrs;
+    let body_fn = ItemFn {
+        attrs: Vec::new(),
+        ..function.clone()
+    };
+    if let [variant] = variants.as_slice() {
+        let call = test_call(&krate, options, params, variant, name, quote!(#name), None);
+        return Ok(quote! {
+            #(#attrs)*
+            #[test]
+            #vis fn #name() {
+                #body_fn
+                #call
+            }
+        });
+    }
+    let cfgs: Vec<&Attribute> = attrs
+        .iter()
+        .filter(|attribute| attribute.path().is_ident("cfg"))
+        .collect();
+    let tests = variants.iter().map(|variant| {
+        let test_name = Ident::new(&variant.name, name.span());
+        let call = test_call(
+            &krate,
+            options,
+            params,
+            variant,
+            name,
+            quote!(super::#name),
+            Some(&variant.name),
+        );
+        quote! {
+            #(#attrs)*
+            #[test]
+            pub fn #test_name() {
+                #call
+            }
+        }
+    });
+    Ok(quote! {
+        #(#cfgs)*
+        #body_fn
+
+        #(#cfgs)*
+        #vis mod #name {
+            #[allow(unused_imports)]
+            use super::*;
+            #(#tests)*
+        }
+    })
+}
+
+/// One variant per server and transport it can be reached over; names are the transport
+/// (`stdio`, `http`, `in_process`), prefixed with the server where two would clash.
+fn variants(options: &Options) -> Result<Vec<Variant<'_>>, syn::Error> {
+    if options.servers.is_empty() {
+        return Err(syn::Error::new(
+            Span::call_site(),
+            "#[mcp_test] needs a server: `server = service(MyServer::new())`, \
+             `server = bin(\"my-server\")`, `server = command(\"python\", \"server.py\")` \
+             or `server = url(\"http://127.0.0.1:8000/mcp\")`",
+        ));
+    }
+    let has_child = options.servers.iter().any(ServerEntry::is_child);
+    let has_url = options
+        .servers
+        .iter()
+        .any(|server| matches!(server, ServerEntry::Url(_)));
+    if let Some(span) = options.transport_span
+        && !has_child
+        && !has_url
+    {
+        return Err(syn::Error::new(
+            span,
+            "`transport` does not apply to service(..): it runs in this process",
+        ));
+    }
+    let mut variants = Vec::new();
+    for server in &options.servers {
+        match server {
+            ServerEntry::Service(_) => variants.push(Variant {
+                name: String::new(),
+                server,
+                transport: None,
+                kind: Kind::InProcess,
+            }),
+            ServerEntry::Url(url) => {
+                let before = variants.len();
+                if options.transports.is_empty() {
+                    variants.push(Variant {
+                        name: String::new(),
+                        server,
+                        transport: None,
+                        kind: Kind::Http,
+                    });
+                }
+                for transport in &options.transports {
+                    if transport.kind == TransportKind::Stdio {
+                        if !has_child {
+                            return Err(syn::Error::new(
+                                transport.span,
+                                "a url(..) server is reached over `http` or `sse`, not stdio",
+                            ));
+                        }
+                        continue;
+                    }
+                    variants.push(Variant {
+                        name: String::new(),
+                        server,
+                        transport: Some(transport),
+                        kind: Kind::from(transport.kind),
+                    });
+                }
+                if variants.len() == before {
+                    return Err(syn::Error::new(
+                        url.span(),
+                        "this url(..) server has no transport: add `http` or `sse` to `transport`",
+                    ));
+                }
+            }
+            ServerEntry::Bin(_) | ServerEntry::Command { .. } => {
+                if options.transports.is_empty() {
+                    variants.push(Variant {
+                        name: String::new(),
+                        server,
+                        transport: None,
+                        kind: Kind::Stdio,
+                    });
+                }
+                for transport in &options.transports {
+                    variants.push(Variant {
+                        name: String::new(),
+                        server,
+                        transport: Some(transport),
+                        kind: Kind::from(transport.kind),
+                    });
+                }
+            }
+        }
+    }
+    name_variants(&mut variants);
+    Ok(variants)
+}
+
+fn name_variants(variants: &mut [Variant<'_>]) {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for variant in variants.iter() {
+        *counts.entry(variant.kind.name()).or_default() += 1;
+    }
+    let mut taken = BTreeSet::new();
+    for variant in variants.iter_mut() {
+        let base = if counts[variant.kind.name()] > 1 {
+            format!("{}_{}", variant.server.label(), variant.kind.name())
+        } else {
+            variant.kind.name().to_owned()
+        };
+        let mut name = base.clone();
+        let mut index = 2;
+        while !taken.insert(name.clone()) {
+            name = format!("{base}_{index}");
+            index += 1;
+        }
+        variant.name = name;
+    }
+}
+
+/// Checks `{name}` placeholders in literal strings: each must be a parameter or `{port}`,
+/// and `{port}` must only reach servers started on a port.
+fn check_placeholders(
+    options: &Options,
+    params: &[Param],
+    variants: &[Variant<'_>],
+) -> Result<(), syn::Error> {
+    let known: BTreeSet<String> = params
+        .iter()
+        .map(|param| param.name.to_string())
+        .chain(["port".to_owned()])
+        .collect();
+    let shared = options
+        .args
+        .iter()
+        .chain(options.env.iter().map(|(_, value)| value))
+        .chain(&options.cwd);
+    let any_stdio_child = variants
+        .iter()
+        .any(|variant| variant.server.is_child() && variant.kind == Kind::Stdio);
+    for expr in shared {
+        check_literal(expr, &known, any_stdio_child)?;
+    }
+    for transport in &options.transports {
+        let stdio = transport.kind == TransportKind::Stdio;
+        for expr in transport
+            .args
+            .iter()
+            .chain(transport.env.iter().map(|(_, v)| v))
+        {
+            check_literal(expr, &known, stdio)?;
+        }
+    }
+    Ok(())
+}
+
+fn check_literal(
+    expr: &Expr,
+    known: &BTreeSet<String>,
+    reaches_stdio: bool,
+) -> Result<(), syn::Error> {
+    let Expr::Lit(ExprLit {
+        lit: Lit::Str(literal),
+        ..
+    }) = expr
+    else {
+        return Ok(());
+    };
+    for name in placeholder_names(&literal.value()) {
+        if !known.contains(&name) {
+            let listed = known
+                .iter()
+                .map(|name| format!("{{{name}}}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            return Err(syn::Error::new(
+                literal.span(),
+                format!(
+                    "unknown placeholder `{{{name}}}`; placeholders are the test's parameters \
+                     and {{port}}: {listed}"
+                ),
+            ));
+        }
+        if name == "port" && reaches_stdio {
+            return Err(syn::Error::new(
+                literal.span(),
+                "`{port}` is only known for servers started over http or sse: put it in \
+                 `transport = http(args(\"--port\", \"{port}\"))`",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The names inside `{..}`, skipping `{{` escapes.
+fn placeholder_names(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find('{') {
+        let after = &rest[at + 1..];
+        if let Some(escaped) = after.strip_prefix('{') {
+            rest = escaped;
+            continue;
+        }
+        match after.find('}') {
+            Some(end) => {
+                names.push(after[..end].to_owned());
+                rest = &after[end + 1..];
+            }
+            None => break,
+        }
+    }
+    names
+}
+
+fn test_call(
+    krate: &Path,
+    options: &Options,
+    params: &[Param],
+    variant: &Variant<'_>,
+    test_name: &Ident,
+    body: TokenStream,
+    variant_name: Option<&str>,
+) -> TokenStream {
+    let run = quote!(#krate::fixture::run);
+    let settings = settings(options, variant_name);
+    let test_name = test_name.to_string();
+    let slots: Vec<Ident> = params
+        .iter()
+        .map(|param| format_ident!("__mcp_slot_{}", param.name))
+        .collect();
+    let fixtures: Vec<Ident> = params
+        .iter()
+        .map(|param| format_ident!("__mcp_fixture_{}", param.name))
+        .collect();
+    let declare = params.iter().zip(&slots).map(|(param, slot)| {
+        let ty = &param.ty;
+        let name = param.name.to_string();
+        quote_spanned! {ty.span()=>
+            let mut #slot = #run::Slot::<#ty>::new(#name);
+        }
+    });
+    let source = source(&run, variant);
+    let used = mentioned_idents(variant.server);
+    let server_bindings = params
+        .iter()
+        .zip(&slots)
+        .filter(|(param, _)| used.contains(&param.name.to_string()))
+        .map(|(param, slot)| {
+            let name = &param.name;
+            quote!(let #name = #slot.for_server();)
+        });
+    let pass = params
+        .iter()
+        .zip(&fixtures)
+        .map(|(param, fixture)| match param.passing {
+            Passing::Value => quote!(#fixture),
+            Passing::Ref => quote!(&#fixture),
+            Passing::RefMut => quote!(&mut #fixture),
+        });
+    quote! {
+        #run::run(
+            #run::McpTest::new(#test_name) #settings,
+            move |__mcp_ctx: #run::TestContext| async move {
+                #(#declare)*
+                #(#slots.setup(#run::Stage::BeforeServer, &__mcp_ctx).await?;)*
+                let __mcp_server = {
+                    #(#server_bindings)*
+                    #source
+                };
+                __mcp_ctx.start(__mcp_server).await?;
+                #(#slots.setup(#run::Stage::AfterServer, &__mcp_ctx).await?;)*
+                #(#[allow(unused_mut)] let mut #fixtures = #slots.take();)*
+                __mcp_ctx.run_body(#body(#(#pass),*)).await;
+                ::core::result::Result::Ok(())
+            },
+        );
+    }
+}
+
+fn settings(options: &Options, variant: Option<&str>) -> TokenStream {
+    let mut chain = TokenStream::new();
+    if let Some(ms) = options.timeout_ms {
+        chain.extend(quote!(.timeout(::core::time::Duration::from_millis(#ms))));
+    }
+    if let Some(ms) = options.request_timeout_ms {
+        chain.extend(quote!(.request_timeout(::core::time::Duration::from_millis(#ms))));
+    }
+    for (name, value) in &options.env {
+        let name = name.to_string();
+        chain.extend(quote!(.env(#name, #value)));
+    }
+    for arg in &options.args {
+        chain.extend(quote!(.arg(#arg)));
+    }
+    if let Some(cwd) = &options.cwd {
+        chain.extend(quote!(.cwd(#cwd)));
+    }
+    if let Some(protocol) = &options.protocol {
+        chain.extend(quote!(.protocol(#protocol)));
+    }
+    if let Some(token) = &options.bearer_token {
+        chain.extend(quote!(.bearer_token(#token)));
+    }
+    for (name, value) in &options.headers {
+        chain.extend(quote!(.header(#name, #value)));
+    }
+    if let Some(threads) = &options.worker_threads {
+        chain.extend(quote!(.worker_threads(#threads)));
+    }
+    if let Some(variant) = variant {
+        chain.extend(quote!(.variant(#variant)));
+    }
+    chain
+}
+
+fn source(run: &TokenStream, variant: &Variant<'_>) -> TokenStream {
+    let base = match variant.server {
+        ServerEntry::Service(service) => quote!(#run::ServerSource::service(#service)),
+        ServerEntry::Url(url) => quote!(#run::ServerSource::url(#url)),
+        ServerEntry::Bin(name) => {
+            let variable = LitStr::new(&format!("CARGO_BIN_EXE_{}", name.value()), name.span());
+            let message = LitStr::new(
+                &format!(
+                    "bin(\"{0}\"): cargo sets CARGO_BIN_EXE_{0} only in the integration tests \
+                     (tests/*.rs) and benches of the package that has a binary named `{0}`",
+                    name.value()
+                ),
+                name.span(),
+            );
+            quote_spanned!(name.span()=> #run::ServerSource::program(::core::env!(#variable, #message)))
+        }
+        ServerEntry::Command { program, args } => {
+            quote!(#run::ServerSource::program(#program) #(.program_arg(#args))*)
+        }
+    };
+    let transport = match variant.kind {
+        Kind::InProcess => quote!(InProcess),
+        Kind::Stdio => quote!(Stdio),
+        Kind::Http => quote!(Http),
+        Kind::Sse => quote!(Sse),
+    };
+    let mut chain = quote!(#base.transport(#run::Transport::#transport));
+    if let Some(entry) = variant.transport {
+        for arg in &entry.args {
+            chain.extend(quote!(.arg(#arg)));
+        }
+        for (name, value) in &entry.env {
+            let name = name.to_string();
+            chain.extend(quote!(.env(#name, #value)));
+        }
+        if let Some(path) = &entry.path {
+            chain.extend(quote!(.path(#path)));
+        }
+    }
+    chain
+}
+
+/// The identifiers an expression of the server entry mentions, to bind only the fixtures it
+/// uses.
+fn mentioned_idents(server: &ServerEntry) -> BTreeSet<String> {
+    fn walk(tokens: TokenStream, found: &mut BTreeSet<String>) {
+        for token in tokens {
+            match token {
+                TokenTree::Ident(ident) => {
+                    found.insert(ident.to_string());
+                }
+                TokenTree::Group(group) => walk(group.stream(), found),
+                TokenTree::Punct(_) | TokenTree::Literal(_) => {}
+            }
+        }
+    }
+    let mut found = BTreeSet::new();
+    let tokens = match server {
+        ServerEntry::Service(expr) | ServerEntry::Url(expr) => quote!(#expr),
+        ServerEntry::Command { program, args } => quote!(#program #(#args)*),
+        ServerEntry::Bin(_) => TokenStream::new(),
+    };
+    walk(tokens, &mut found);
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_placeholder_names() {
+        assert_eq!(
+            placeholder_names("{backend}/x?{{literal}}&p={port}"),
+            ["backend", "port"]
+        );
+    }
+}
