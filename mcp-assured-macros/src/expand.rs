@@ -66,9 +66,11 @@ pub(crate) fn expand(
         attrs: Vec::new(),
         ..function.clone()
     };
+    let fixture_check = fixture_check(&krate, params);
     if let [variant] = variants.as_slice() {
         let call = test_call(&krate, options, params, variant, name, quote!(#name), None);
         return Ok(quote! {
+            #fixture_check
             #(#attrs)*
             #[test]
             #vis fn #name() {
@@ -102,6 +104,8 @@ pub(crate) fn expand(
     });
     Ok(quote! {
         #(#cfgs)*
+        #fixture_check
+        #(#cfgs)*
         #body_fn
 
         #(#cfgs)*
@@ -111,6 +115,22 @@ pub(crate) fn expand(
             #(#tests)*
         }
     })
+}
+
+/// Checks outside the `#[test]` function (which only exists under `--test`) that every
+/// parameter's type is a fixture, so an unsupported type is an error at the type.
+fn fixture_check(krate: &Path, params: &[Param]) -> TokenStream {
+    let checks = params.iter().map(|param| {
+        let ty = &param.ty;
+        quote_spanned! {ty.span()=>
+            #krate::fixture::run::assert_fixture::<#ty>();
+        }
+    });
+    quote! {
+        const _: fn() = || {
+            #(#checks)*
+        };
+    }
 }
 
 /// One variant per server and transport it can be reached over; names are the transport

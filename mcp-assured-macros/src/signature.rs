@@ -52,8 +52,8 @@ pub(crate) fn read(function: &ItemFn) -> Result<Vec<Param>, syn::Error> {
             .collect::<Vec<_>>()
             .join("::");
         if OTHER_TEST_ATTRIBUTES.contains(&path.as_str()) {
-            errors.push(syn::Error::new(
-                attribute.span(),
+            errors.push(syn::Error::new_spanned(
+                attribute,
                 format!(
                     "remove #[{path}]: #[mcp_test] already makes this a test, with its own runtime"
                 ),

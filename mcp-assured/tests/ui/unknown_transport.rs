@@ -1,0 +1,10 @@
+#![allow(unused_imports)]
+
+use mcp_assured::{McpClient, mcp_test};
+
+#[mcp_test(server = command("my-server"), transport = [stdio, websocket])]
+async fn lists_tools(client: McpClient) {
+    client.list_tools().await.unwrap();
+}
+
+fn main() {}
