@@ -46,6 +46,72 @@
 //! older HTTP+SSE transport with a base URI ending in `/sse` (or `.sse()`), and an rmcp
 //! server in the test's own process with `.service(MyServer::new())`.
 //!
+//! # The `#[mcp_test]` attribute
+//!
+//! One attribute starts everything a test of a server needs, hands it over by parameter,
+//! and tears it all down afterwards, even when the test panics or times out:
+//!
+//! ```
+//! use mcp_assured::{McpClient, assert_tool_snapshot, mcp_test, prelude::*};
+//! use mcp_assured_examples::ExampleServer;
+//! use serde_json::json;
+//!
+//! #[mcp_test(server = service(ExampleServer::new()))]
+//! async fn reports_the_weather(client: McpClient) {
+//!     let result = client.call_tool("weather", json!({"city": "London"})).await.unwrap();
+//!     result.assert().is_success().json_at("/temperature", 15);
+//!     assert_tool_snapshot!(result);
+//! }
+//! ```
+//!
+//! A server whose tools call an HTTP API gets a [wiremock](https://docs.rs/wiremock) backend
+//! by parameter; its URI fills `{backend}` (the parameter's name) in `env(..)`:
+//!
+//! ```
+//! use mcp_assured::{McpClient, mcp_test, prelude::*};
+//! use mcp_assured::wiremock::{Mock, MockServer, ResponseTemplate, matchers::{method, path}};
+//! use serde_json::json;
+//!
+//! #[mcp_test(server = command("weather-server"), env(WEATHER_API_URL = "{backend}"))]
+//! async fn reports_london(client: McpClient, backend: &MockServer) {
+//!     Mock::given(method("GET")).and(path("/weather"))
+//!         .respond_with(ResponseTemplate::new(200).set_body_json(json!({"temperature": 15})))
+//!         .expect(1)
+//!         .mount(backend)
+//!         .await;
+//!     let result = client.call_tool("current_weather", json!({"city": "London"})).await.unwrap();
+//!     result.assert().is_success().json_at("/temperature", 15);
+//! }
+//! # fn main() {}
+//! ```
+//!
+//! | option | meaning |
+//! |---|---|
+//! | `server = service(expr)` | an rmcp server (any `ServerHandler`) in the test's process: the fast default for Rust servers; `expr` may use fixtures by parameter name, e.g. `service(MyServer::new(backend.uri()))` |
+//! | `server = bin("name")` | a binary of the package under test (`CARGO_BIN_EXE_name`, built by cargo for integration tests) |
+//! | `server = command("program", "arg", ..)` | any program, e.g. `command("python3", "server.py")`; the arguments are expressions |
+//! | `server = url("http://..")` | a server already running; `/sse` or `transport = sse` for HTTP+SSE |
+//! | `server = [a, b, ..]` | one test per server (and transport), in a module named after the function |
+//! | `transport = stdio \| http \| sse` | how a `bin`/`command` child is reached (default `stdio`); a list makes one test each. `http(args(..), env(..), path = "/mcp")` adds what only that transport needs |
+//! | `env(NAME = "value", ..)`, `args("a", ..)` | for `bin`/`command` children; `{port}` and `{fixture}` placeholders are filled in, `{{` is a brace |
+//! | `cwd = "dir"` | the child's working directory |
+//! | `timeout = "10s"` | for the whole test, set-up included (default 60 s); requests time out at ¾ of it (at most 30 s) unless `request_timeout = ".."` |
+//! | `protocol = "2025-11-25"` | the protocol version the client offers |
+//! | `bearer_token = expr`, `headers("Name" = expr, ..)` | client credentials for HTTP servers; never printed |
+//! | `worker_threads = 2` | a multi-threaded runtime (default: current-thread) |
+//! | `crate = "path"` | where `mcp_assured` is, when re-exported |
+//!
+//! An HTTP child gets a free loopback port (`{port}`, or the `PORT` variable when no
+//! argument mentions `{port}`), and the test starts once it accepts connections: polled,
+//! not slept for; if it exits first, the test fails with its output. The body runs inside
+//! insta settings bound to the test: snapshots are named after the function (suffixed with
+//! the variant, `@stdio`, `@http`, when there are several), maps are sorted, and the default
+//! [redactions](snapshot::redact) apply to insta's own macros too. After the body, cleanups
+//! registered by fixtures run, the client is closed, and the server's whole process group
+//! is stopped and reaped; wiremock verifies its expectations. A failed test prints the
+//! server's last stderr lines; a timeout says what the test was doing. Parameters are
+//! described in [`fixture`], which also shows how to add your own.
+//!
 //! Checks read as sentences: `use mcp_assured::prelude::*;` and call `.assert()` on what the
 //! client returned (see [`mod@assert`]); pin whole answers with insta through
 //! [`assert_mcp_snapshot!`] (see [`snapshot`]).
@@ -78,6 +144,16 @@ pub use secret::Secret;
 ///
 /// See the [crate docs](crate#the-mcp_test-attribute) for the options and
 /// [`fixture`] for the parameters it can provide.
+///
+/// ```
+/// use mcp_assured::{McpClient, mcp_test};
+/// use mcp_assured_examples::ExampleServer;
+///
+/// #[mcp_test(server = service(ExampleServer::new()), timeout = "10s")]
+/// async fn pings(client: McpClient) {
+///     client.ping().await.unwrap();
+/// }
+/// ```
 pub use mcp_assured_macros::mcp_test;
 
 /// The wiremock crate, whose `MockServer` is an [`#[mcp_test]`](mcp_test) fixture.

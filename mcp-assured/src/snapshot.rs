@@ -330,7 +330,7 @@ macro_rules! assert_mcp_snapshot {
 /// use mcp_assured::{McpClient, assert_tool_snapshot, mcp_test};
 /// use serde_json::json;
 ///
-/// #[mcp_test(server = bin("weather-server"))]
+/// #[mcp_test(server = command("weather-server"))]
 /// async fn london(client: McpClient) {
 ///     let result = client.call_tool("current_weather", json!({"city": "London"})).await.unwrap();
 ///     assert_tool_snapshot!(result); // snapshots/<file>__london.snap
