@@ -369,8 +369,14 @@ fn test_call(
             let mut #slot = #run::Slot::<#ty>::new(#name);
         }
     });
-    let source = source(&run, variant);
-    let used = mentioned_idents(variant.server);
+    let mut source = source(&run, variant);
+    if let Some(configure) = &options.client {
+        source.extend(quote!(.configure_client(#configure)));
+    }
+    let mut used = mentioned_idents(variant.server);
+    if let Some(configure) = &options.client {
+        collect_idents(quote!(#configure), &mut used);
+    }
     let server_bindings = params
         .iter()
         .zip(&slots)
@@ -488,25 +494,26 @@ fn source(run: &TokenStream, variant: &Variant<'_>) -> TokenStream {
 /// The identifiers an expression of the server entry mentions, to bind only the fixtures it
 /// uses.
 fn mentioned_idents(server: &ServerEntry) -> BTreeSet<String> {
-    fn walk(tokens: TokenStream, found: &mut BTreeSet<String>) {
-        for token in tokens {
-            match token {
-                TokenTree::Ident(ident) => {
-                    found.insert(ident.to_string());
-                }
-                TokenTree::Group(group) => walk(group.stream(), found),
-                TokenTree::Punct(_) | TokenTree::Literal(_) => {}
-            }
-        }
-    }
     let mut found = BTreeSet::new();
     let tokens = match server {
         ServerEntry::Service(expr) | ServerEntry::Url(expr) => quote!(#expr),
         ServerEntry::Command { program, args } => quote!(#program #(#args)*),
         ServerEntry::Bin(_) => TokenStream::new(),
     };
-    walk(tokens, &mut found);
+    collect_idents(tokens, &mut found);
     found
+}
+
+fn collect_idents(tokens: TokenStream, found: &mut BTreeSet<String>) {
+    for token in tokens {
+        match token {
+            TokenTree::Ident(ident) => {
+                found.insert(ident.to_string());
+            }
+            TokenTree::Group(group) => collect_idents(group.stream(), found),
+            TokenTree::Punct(_) | TokenTree::Literal(_) => {}
+        }
+    }
 }
 
 #[cfg(test)]

@@ -6,16 +6,20 @@
 mod expand;
 mod options;
 mod signature;
+mod suite;
 
 use proc_macro::TokenStream;
 use quote::quote;
-use syn::ItemFn;
+use syn::{ItemFn, ItemMod};
 
 use crate::options::Options;
 
 /// Turns an async function into a test of an MCP server. Documented in `mcp-assured`.
 #[proc_macro_attribute]
 pub fn mcp_test(attr: TokenStream, item: TokenStream) -> TokenStream {
+    if let Ok(module) = syn::parse::<ItemMod>(item.clone()) {
+        return suite::expand(attr.into(), module).into();
+    }
     let function = match syn::parse::<ItemFn>(item.clone()) {
         Ok(function) => function,
         Err(error) => {

@@ -11,7 +11,7 @@ use syn::{
 
 /// Every option, as the error for an unknown one lists them.
 pub(crate) const OPTIONS: &str = "server, transport, env(..), args(..), headers(..), \
-    bearer_token, protocol, timeout, request_timeout, cwd, worker_threads, crate";
+    bearer_token, protocol, client, timeout, request_timeout, cwd, worker_threads, crate";
 
 /// Where the server under test comes from.
 pub(crate) enum ServerEntry {
@@ -80,6 +80,7 @@ pub(crate) struct Options {
     pub(crate) args: Vec<Expr>,
     pub(crate) headers: Vec<(LitStr, Expr)>,
     pub(crate) bearer_token: Option<Expr>,
+    pub(crate) client: Option<Expr>,
     pub(crate) protocol: Option<LitStr>,
     pub(crate) timeout_ms: Option<u64>,
     pub(crate) request_timeout_ms: Option<u64>,
@@ -119,6 +120,7 @@ impl Options {
                 self.headers = pairs.into_iter().map(|p| (p.name, p.value)).collect();
             }
             "bearer_token" => self.bearer_token = Some(meta.value()?.parse()?),
+            "client" => self.client = Some(meta.value()?.parse()?),
             "protocol" => self.protocol = Some(meta.value()?.parse()?),
             "timeout" => self.timeout_ms = Some(parse_duration(&meta.value()?.parse()?)?),
             "request_timeout" => {

@@ -98,8 +98,33 @@
 //! | `timeout = "10s"` | for the whole test, set-up included (default 60 s); requests time out at ¾ of it (at most 30 s) unless `request_timeout = ".."` |
 //! | `protocol = "2025-11-25"` | the protocol version the client offers |
 //! | `bearer_token = expr`, `headers("Name" = expr, ..)` | client credentials for HTTP servers; never printed |
+//! | `client = \|builder\| ..` | anything else for the [`ClientBuilder`], e.g. `client = \|b\| b.on_sampling(..)`; may use fixtures by name |
 //! | `worker_threads = 2` | a multi-threaded runtime (default: current-thread) |
 //! | `crate = "path"` | where `mcp_assured` is, when re-exported |
+//!
+//! On an inline module, `#[mcp_test(..)]` sets the defaults of every `#[mcp_test]` function
+//! inside it, which may add options or override them:
+//!
+//! ```
+//! use mcp_assured::{McpClient, mcp_test};
+//! use mcp_assured_examples::ExampleServer;
+//!
+//! #[mcp_test(server = service(ExampleServer::new()), timeout = "10s")]
+//! mod weather {
+//!     use super::*;
+//!
+//!     #[mcp_test]
+//!     async fn pings(client: McpClient) {
+//!         client.ping().await.unwrap();
+//!     }
+//!
+//!     #[mcp_test(timeout = "2s")]
+//!     async fn lists_tools(client: McpClient) {
+//!         assert!(!client.list_tools().await.unwrap().is_empty());
+//!     }
+//! }
+//! # fn main() {}
+//! ```
 //!
 //! An HTTP child gets a free loopback port (`{port}`, or the `PORT` variable when no
 //! argument mentions `{port}`), and the test starts once it accepts connections: polled,

@@ -7,6 +7,7 @@ use mcp_assured::{
     McpClient, assert_tool_snapshot,
     fixture::{BoxError, Fixture, FixtureContext, ServerProcess, Stage},
     mcp_test,
+    model::{ElicitResult, ElicitationAction},
     prelude::*,
     wiremock::{
         Mock, MockServer, ResponseTemplate,
@@ -298,4 +299,42 @@ fn a_server_that_exits_at_start_is_reported_with_its_stderr() {
 fn unmet_mock_expectations_fail_the_test_once() {
     let message = failure_of(failing::unmet_mock_expectations);
     assert!(message.contains("Verifications failed"), "{message}");
+}
+
+// ----- module suites and client options -------------------------------------------------
+
+/// The module's options are the defaults of each `#[mcp_test]` inside it.
+#[mcp_test(server = service(ExampleServer::new()), timeout = "20s")]
+mod suite {
+    use super::*;
+
+    #[mcp_test]
+    async fn uses_the_module_server(client: McpClient, server: &ServerProcess) {
+        assert!(server.description().contains("ExampleServer"));
+        client.ping().await.unwrap();
+    }
+
+    #[mcp_test(server = bin("example-server"))]
+    async fn overrides_the_server(server: &ServerProcess) {
+        assert!(server.pid().is_some());
+    }
+
+    #[mcp_test(
+        client = |builder| builder.on_elicitation(|_| {
+            ElicitResult::new(ElicitationAction::Accept).with_content(json!({"name": "Ada"}))
+        }),
+    )]
+    async fn client_options_answer_the_server(client: McpClient) {
+        client
+            .call_tool("elicit", json!({"message": "Your name?"}))
+            .await
+            .unwrap()
+            .assert()
+            .is_success()
+            .text_contains("Ada");
+    }
+
+    /// Not a test: only `#[mcp_test]` functions get the module's options.
+    #[allow(dead_code)]
+    async fn helper() {}
 }
