@@ -1,0 +1,162 @@
+//! The weather API the tools call: `GET {base}/weather`, `/forecast`, `/alerts/{region}`.
+
+use std::{error::Error as _, fmt, time::Duration};
+
+use serde_json::Value;
+
+/// How long the API may take to answer.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+/// How much of an error body a message quotes.
+const BODY_EXCERPT: usize = 200;
+
+/// A client of the weather API at one base URL.
+#[derive(Debug, Clone)]
+pub struct WeatherApi {
+    base_url: String,
+    http: reqwest::Client,
+}
+
+/// Why a call to the weather API failed, worded for the model reading the tool result.
+#[derive(Debug)]
+pub enum ApiError {
+    /// Nothing answered at the API's address.
+    Unreachable { url: String, reason: String },
+    /// The API took longer than the request timeout.
+    Timeout { url: String },
+    /// The API answered with an error status.
+    Status {
+        url: String,
+        status: u16,
+        body: String,
+    },
+    /// The API answered 2xx with a body that is not the JSON expected.
+    BadBody { url: String, reason: String },
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ApiError::Unreachable { url, reason } => {
+                write!(f, "weather API unreachable at {url}: {reason}")
+            }
+            ApiError::Timeout { url } => write!(
+                f,
+                "weather API at {url} did not answer within {} s",
+                REQUEST_TIMEOUT.as_secs()
+            ),
+            ApiError::Status { url, status, body } => {
+                write!(f, "weather API answered {status} for {url}: {body}")
+            }
+            ApiError::BadBody { url, reason } => {
+                write!(f, "weather API sent an unexpected body for {url}: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+impl WeatherApi {
+    /// A client of the API at `base_url` (with or without a trailing `/`).
+    pub fn new(base_url: impl Into<String>) -> Self {
+        let base_url = base_url.into().trim_end_matches('/').to_owned();
+        let http = reqwest::Client::builder()
+            .timeout(REQUEST_TIMEOUT)
+            .build()
+            .unwrap_or_default();
+        Self { base_url, http }
+    }
+
+    /// The API's base URL.
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    /// `GET {base}/{segments..}?{query}`, parsed as JSON. Path segments are percent-encoded.
+    ///
+    /// # Errors
+    ///
+    /// An [`ApiError`] saying what went wrong.
+    pub async fn get_json(
+        &self,
+        segments: &[&str],
+        query: &[(&str, String)],
+    ) -> Result<Value, ApiError> {
+        let mut url =
+            reqwest::Url::parse(&self.base_url).map_err(|error| ApiError::Unreachable {
+                url: self.base_url.clone(),
+                reason: format!("invalid base URL: {error}"),
+            })?;
+        if let Ok(mut path) = url.path_segments_mut() {
+            path.pop_if_empty().extend(segments);
+        }
+        if !query.is_empty() {
+            url.query_pairs_mut().extend_pairs(query);
+        }
+        let shown = url.to_string();
+        let response = self.http.get(url).send().await.map_err(|error| {
+            if error.is_timeout() {
+                ApiError::Timeout { url: shown.clone() }
+            } else {
+                ApiError::Unreachable {
+                    url: shown.clone(),
+                    reason: connect_reason(&error),
+                }
+            }
+        })?;
+        let status = response.status();
+        let body = response.text().await.map_err(|error| ApiError::BadBody {
+            url: shown.clone(),
+            reason: error.to_string(),
+        })?;
+        if !status.is_success() {
+            return Err(ApiError::Status {
+                url: shown,
+                status: status.as_u16(),
+                body: body.chars().take(BODY_EXCERPT).collect(),
+            });
+        }
+        serde_json::from_str(&body).map_err(|error| ApiError::BadBody {
+            url: shown,
+            reason: format!("not JSON ({error})"),
+        })
+    }
+}
+
+/// "connection refused" when that is what happened, else the innermost cause.
+fn connect_reason(error: &reqwest::Error) -> String {
+    let mut source = error.source();
+    let mut innermost = error.to_string();
+    while let Some(cause) = source {
+        if let Some(io) = cause.downcast_ref::<std::io::Error>()
+            && io.kind() == std::io::ErrorKind::ConnectionRefused
+        {
+            return "connection refused".to_owned();
+        }
+        innermost = cause.to_string();
+        source = cause.source();
+    }
+    innermost
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_closed_port_is_connection_refused() {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let api = WeatherApi::new(format!("http://127.0.0.1:{port}/"));
+        let error = api.get_json(&["weather"], &[]).await.unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "weather API unreachable at http://127.0.0.1:{port}/weather: connection refused"
+            )
+        );
+    }
+}

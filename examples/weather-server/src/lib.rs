@@ -1,0 +1,25 @@
+//! `weather-server`: an example MCP server whose tools call an HTTP weather API, built the
+//! way larger servers are: each tool is a self-contained module exposing
+//! `tool_definition()` (name, schemas, annotations) and `handle_call(api, args)`, and the
+//! server only lists and routes to them.
+//!
+//! Its test suite (`tests/weather.rs`) runs every test in-process and as a child process over
+//! stdio and streamable HTTP with `#[mcp_test]`, with a wiremock server standing in for the
+//! weather API.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! use rmcp::ServiceExt;
+//! use weather_server::WeatherServer;
+//!
+//! let server = WeatherServer::new("https://weather.example.com");
+//! server.serve(rmcp::transport::stdio()).await?.waiting().await?;
+//! # Ok(()) }
+//! ```
+
+pub mod api;
+pub mod serve;
+mod server;
+pub mod tools;
+
+pub use server::WeatherServer;

@@ -1,0 +1,80 @@
+//! [`WeatherServer`]: lists the tools of [`crate::tools`] and routes calls to them.
+
+use std::sync::Arc;
+
+use rmcp::{
+    ErrorData, RoleServer, ServerHandler,
+    model::{
+        CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
+        PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    },
+    service::RequestContext,
+};
+
+use crate::{api::WeatherApi, tools};
+
+/// The weather MCP server. Clones share the API client.
+#[derive(Debug, Clone)]
+pub struct WeatherServer {
+    api: Arc<WeatherApi>,
+}
+
+impl WeatherServer {
+    /// A server whose tools call the weather API at `api_base_url`.
+    pub fn new(api_base_url: impl Into<String>) -> Self {
+        Self {
+            api: Arc::new(WeatherApi::new(api_base_url)),
+        }
+    }
+}
+
+impl ServerHandler for WeatherServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(
+                "weather-server",
+                env!("CARGO_PKG_VERSION"),
+            ))
+            .with_instructions("Current weather, forecasts and alerts, from a weather API.")
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(tools::definitions()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        tools::definitions()
+            .into_iter()
+            .find(|tool| tool.name == name)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let args = request.arguments.unwrap_or_default();
+        match tools::call(&self.api, &request.name, args).await {
+            Some(result) => Ok(result.into()),
+            // An unknown tool is the caller's mistake: a protocol error, not a tool error.
+            None => {
+                let known: Vec<String> = tools::definitions()
+                    .into_iter()
+                    .map(|tool| tool.name.to_string())
+                    .collect();
+                Err(ErrorData::invalid_params(
+                    format!(
+                        "unknown tool `{}`; this server has: {}",
+                        request.name,
+                        known.join(", ")
+                    ),
+                    None,
+                ))
+            }
+        }
+    }
+}

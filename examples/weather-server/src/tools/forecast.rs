@@ -1,0 +1,73 @@
+//! `forecast`: `GET {api}/forecast?city=..&days=..`.
+
+use rmcp::model::{CallToolResult, JsonObject, Tool, ToolAnnotations};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::support::{api_error, parse_args, structured, tool_error};
+use crate::api::WeatherApi;
+
+pub const NAME: &str = "forecast";
+const MAX_DAYS: u8 = 7;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    /// The city, e.g. `London`.
+    city: String,
+    /// How many days ahead, 1 to 7.
+    #[schemars(range(min = 1, max = 7))]
+    days: u8,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+struct Forecast {
+    city: String,
+    /// One entry per day: `{date, high, low, conditions}` as the API gives them.
+    days: Vec<Value>,
+}
+
+/// The tool as `tools/list` shows it.
+pub fn tool_definition() -> Tool {
+    Tool::new(
+        NAME,
+        "Daily forecast for a city, 1 to 7 days, from the weather API \
+         (GET /forecast?city=..&days=..).",
+        JsonObject::new(),
+    )
+    .with_title("Forecast")
+    .with_input_schema::<Args>()
+    .with_output_schema::<Forecast>()
+    .with_annotations(
+        ToolAnnotations::with_title("Forecast")
+            .read_only(true)
+            .open_world(true),
+    )
+}
+
+/// Calls the API and shapes its answer.
+pub async fn handle_call(api: &WeatherApi, args: JsonObject) -> CallToolResult {
+    let args: Args = match parse_args(NAME, args) {
+        Ok(args) => args,
+        Err(invalid) => return invalid,
+    };
+    if !(1..=MAX_DAYS).contains(&args.days) {
+        return tool_error(format!(
+            "invalid arguments for `{NAME}`: days must be 1 to {MAX_DAYS}, got {}",
+            args.days
+        ));
+    }
+    let query = [("city", args.city.clone()), ("days", args.days.to_string())];
+    let body = match api.get_json(&["forecast"], &query).await {
+        Ok(body) => body,
+        Err(error) => return api_error(error),
+    };
+    let Some(days) = body.get("days").and_then(Value::as_array) else {
+        return tool_error(format!("the weather API sent no `days` list: {body}"));
+    };
+    structured(&Forecast {
+        city: body["city"].as_str().unwrap_or(&args.city).to_owned(),
+        days: days.clone(),
+    })
+}

@@ -1,0 +1,33 @@
+//! What the tool modules share: reading arguments, and turning answers and failures into
+//! tool results.
+
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
+use serde::{Serialize, de::DeserializeOwned};
+
+use crate::api::ApiError;
+
+/// The arguments as `T`, or the tool error that tells the model what is wrong with them.
+pub(crate) fn parse_args<T: DeserializeOwned>(
+    tool: &str,
+    args: JsonObject,
+) -> Result<T, CallToolResult> {
+    serde_json::from_value(serde_json::Value::Object(args))
+        .map_err(|error| tool_error(format!("invalid arguments for `{tool}`: {error}")))
+}
+
+/// A tool error: the request was fine, executing it was not.
+pub(crate) fn tool_error(message: impl Into<String>) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(message.into())])
+}
+
+pub(crate) fn api_error(error: ApiError) -> CallToolResult {
+    tool_error(error.to_string())
+}
+
+/// `structuredContent` plus the same JSON as text, for clients that read only text.
+pub(crate) fn structured(value: &impl Serialize) -> CallToolResult {
+    match serde_json::to_value(value) {
+        Ok(value) => CallToolResult::structured(value),
+        Err(error) => tool_error(format!("cannot encode the result: {error}")),
+    }
+}
