@@ -139,22 +139,28 @@ async fn fixtures_can_use_the_client(client: McpClient, counted: Counted) {
     server = command(
         "sh",
         "-c",
-        r#"echo "env=$API_URL arg=$1" >&2; exec "$0""#,
+        r#"echo "env=$API_URL auth=$AUTH_URL arg=$1" >&2; exec "$0""#,
         env!("CARGO_BIN_EXE_example-server"),
     ),
     args("{backend}/v1"),
-    env(API_URL = "{backend}"),
+    env(API_URL = "{backend}", AUTH_URL = "{auth}"),
 )]
 async fn placeholders_reach_the_child(
     client: McpClient,
     backend: &MockServer,
+    auth: MockServer,
     server: &ServerProcess,
 ) {
     client.ping().await.unwrap();
     let uri = backend.uri();
+    assert_ne!(
+        uri,
+        auth.uri(),
+        "each MockServer parameter is a server of its own"
+    );
     assert_eq!(
         server.stderr_tail().as_deref(),
-        Some(format!("env={uri} arg={uri}/v1").as_str())
+        Some(format!("env={uri} auth={} arg={uri}/v1", auth.uri()).as_str())
     );
     Mock::given(method("GET"))
         .and(path("/ping"))
@@ -244,6 +250,23 @@ mod failing {
         client.ping().await.unwrap();
     }
 
+    #[mcp_test(
+        server = command(
+            "sh",
+            "-c",
+            r#"echo "server: starting up" >&2; exec "$0""#,
+            env!("CARGO_BIN_EXE_example-server"),
+        ),
+    )]
+    #[should_panic(expected = "assertion failed")]
+    pub async fn prints_the_server_stderr(client: McpClient) {
+        client.ping().await.unwrap();
+        assert!(
+            client.list_tools().await.unwrap().is_empty(),
+            "assertion failed"
+        );
+    }
+
     #[mcp_test(server = service(ExampleServer::new()))]
     #[should_panic(expected = "Verifications failed")]
     pub async fn unmet_mock_expectations(client: McpClient, backend: MockServer) {
@@ -293,6 +316,30 @@ fn a_server_that_exits_at_start_is_reported_with_its_stderr() {
         "{message}"
     );
     assert!(message.contains("cannot bind"), "{message}");
+}
+
+#[test]
+fn a_failed_test_prints_the_servers_stderr() {
+    // Run in a process of its own to see what it prints.
+    let output = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "failing::prints_the_server_stderr",
+            "--nocapture",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}{stderr}");
+    let report = stderr
+        .split_once("---- the server's last output (sh -c ")
+        .map(|(_, report)| report)
+        .unwrap_or_else(|| panic!("no server output in:\n{stdout}{stderr}"));
+    assert!(
+        report.contains("----\nserver: starting up\n----"),
+        "{stderr}"
+    );
 }
 
 #[test]
