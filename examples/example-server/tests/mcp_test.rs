@@ -385,3 +385,41 @@ mod suite {
     #[allow(dead_code)]
     async fn helper() {}
 }
+
+// ----- client options -----------------------------------------------------------------------
+
+#[mcp_test(server = service(ExampleServer::new()), protocol = "2025-06-18")]
+async fn offers_the_pinned_protocol_version(client: McpClient) {
+    assert_eq!(client.protocol_version(), "2025-06-18");
+}
+
+#[mcp_test(
+    server = bin("example-server"),
+    transport = http(args("--transport", "streamable-http", "--port", "{port}", "--bearer-token", "s3cret")),
+    bearer_token = "s3cret",
+)]
+async fn sends_the_bearer_token(client: McpClient) {
+    client.ping().await.unwrap();
+}
+
+#[mcp_test(
+    server = bin("example-server"),
+    transport = http(
+        args("--transport", "streamable-http", "--port", "{port}"),
+        env(EXAMPLE_SERVER_TOKEN = "s3cret"),
+    ),
+    headers("Authorization" = format!("Bearer {}", "s3cret")),
+)]
+async fn sends_custom_headers(client: McpClient) {
+    client.ping().await.unwrap();
+}
+
+/// Where `mcp_assured` is re-exported under another path.
+mod reexported {
+    pub use mcp_assured as harness;
+}
+
+#[mcp_test(crate = "crate::reexported::harness", server = service(ExampleServer::new()))]
+async fn finds_the_crate_where_it_is_reexported(client: McpClient) {
+    client.ping().await.unwrap();
+}
