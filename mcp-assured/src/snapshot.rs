@@ -1,5 +1,5 @@
 //! insta snapshots of what a server answers, made stable: lists sorted, volatile values
-//! (timestamps, times of day, UUIDs, durations, session ids, progress tokens) redacted, and
+//! (timestamps, times of day, UUIDs, durations, session ids, progress tokens, loopback ports) redacted, and
 //! the protocol version in the snapshot's name, so a protocol upgrade is a reviewable change
 //! rather than noise.
 //!
@@ -138,6 +138,7 @@ pub fn test_settings(server: Option<&ServerInfo>) -> insta::Settings {
     settings.add_filter(TIMESTAMP_RE.as_str(), TIMESTAMP);
     settings.add_filter(UUID_RE.as_str(), UUID);
     settings.add_filter(TIME_RE.as_str(), TIME);
+    settings.add_filter(LOOPBACK_PORT_RE.as_str(), LOOPBACK_PORT);
     for key in VOLATILE_KEYS {
         let placeholder = volatile_key(key).unwrap_or(TIMESTAMP);
         settings.add_redaction(
@@ -182,6 +183,16 @@ const VOLATILE_KEYS: &[&str] = &[
     "created_at",
     "updatedAt",
     "updated_at",
+    "request_time_ms",
+    "round_trip_ms",
+    "connected_at",
+    "disconnected_at",
+    "started_at",
+    "completed_at",
+    "retrieved_at",
+    "checked_at",
+    "sent_at",
+    "received_at",
 ];
 
 /// The redacted, sorted JSON of a value, for
@@ -206,6 +217,7 @@ const UUID: &str = "[uuid]";
 const DURATION: &str = "[duration]";
 const SESSION_ID: &str = "[session-id]";
 const PROGRESS_TOKEN: &str = "[progress-token]";
+const LOOPBACK_PORT: &str = "${host}:[port]";
 
 static TIMESTAMP_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?\b")
@@ -213,6 +225,10 @@ static TIMESTAMP_RE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static TIME_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b\d{1,2}:\d{2}:\d{2}(\.\d+)?(\s?[AP]M)?\b").expect("time pattern")
+});
+/// A loopback address's port: tests bind free ports, so it changes every run.
+static LOOPBACK_PORT_RE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?P<host>127\.0\.0\.1|localhost|\[::1\]):\d{1,5}\b").expect("port pattern")
 });
 static UUID_RE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b")
@@ -230,8 +246,10 @@ fn volatile_key(key: &str) -> Option<&'static str> {
         "progresstoken" => Some(PROGRESS_TOKEN),
         "sessionid" | "mcpsessionid" => Some(SESSION_ID),
         "duration" | "durationms" | "elapsed" | "elapsedms" | "latency" | "latencyms"
-        | "tookms" => Some(DURATION),
-        "timestamp" | "createdat" | "updatedat" | "lastupdatedat" => Some(TIMESTAMP),
+        | "tookms" | "requesttimems" | "roundtripms" => Some(DURATION),
+        "timestamp" | "createdat" | "updatedat" | "lastupdatedat" | "connectedat"
+        | "disconnectedat" | "startedat" | "completedat" | "retrievedat" | "checkedat"
+        | "sentat" | "receivedat" => Some(TIMESTAMP),
         _ => None,
     }
 }
@@ -276,7 +294,8 @@ pub fn redact(value: Value) -> Value {
 }
 
 fn redact_text(text: &str) -> String {
-    let text = TIMESTAMP_RE.replace_all(text, TIMESTAMP);
+    let text = LOOPBACK_PORT_RE.replace_all(text, LOOPBACK_PORT);
+    let text = TIMESTAMP_RE.replace_all(&text, TIMESTAMP);
     let text = UUID_RE.replace_all(&text, UUID);
     TIME_RE.replace_all(&text, TIME).into_owned()
 }
@@ -378,6 +397,16 @@ mod tests {
     fn keeps_schemas_of_volatile_looking_properties() {
         let schema = json!({"properties": {"duration": {"type": "number"}}});
         assert_eq!(redact(schema.clone()), schema);
+    }
+
+    #[test]
+    fn redacts_loopback_ports() {
+        let value =
+            redact(json!({"url": "http://127.0.0.1:40123/mcp", "other": "example.com:443"}));
+        assert_eq!(
+            value,
+            json!({"url": "http://127.0.0.1:[port]/mcp", "other": "example.com:443"})
+        );
     }
 
     #[test]

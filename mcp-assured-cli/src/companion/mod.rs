@@ -1,0 +1,90 @@
+//! [`CompanionServer`]: the MCP server behind `mcp-assured serve`. It lists the tools of
+//! [`tools`] and routes calls to them; the connections it holds live in [`state`].
+
+mod answer;
+mod clock;
+mod errors;
+mod state;
+mod tools;
+
+use std::{sync::Arc, time::Instant};
+
+use rmcp::{
+    ErrorData, RoleServer, ServerHandler,
+    model::{
+        CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
+        PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    },
+    service::RequestContext,
+};
+
+use self::state::Connections;
+
+/// The companion MCP server. Clones share the connections, so every MCP session of one
+/// process (one per HTTP client, say) sees the same servers.
+#[derive(Debug, Clone, Default)]
+pub struct CompanionServer {
+    connections: Arc<Connections>,
+}
+
+impl CompanionServer {
+    /// A companion with no connection yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+const INSTRUCTIONS: &str = "Tests other MCP servers for real. Call connect_to_server (a URL, \
+    or a command for a local stdio server), then list_tools / call_tool / list_resources / \
+    read_resource / list_prompts / get_prompt and the others; every answer is the server's \
+    exact reply in a JSON envelope with timestamps and timings, never a summary. Several \
+    servers can be connected at once under names (the `connection` argument).";
+
+impl ServerHandler for CompanionServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(
+                "mcp-assured",
+                env!("CARGO_PKG_VERSION"),
+            ))
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(tools::definitions()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        tools::definitions()
+            .into_iter()
+            .find(|tool| tool.name == name)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let started = Instant::now();
+        let args = request.arguments.unwrap_or_default();
+        match tools::call(&self.connections, &request.name, args, started).await {
+            Some(answer) => Ok(answer.into_result().into()),
+            None => Err(ErrorData::invalid_params(
+                format!(
+                    "unknown tool `{}`; mcp-assured has: {}",
+                    request.name,
+                    tools::definitions()
+                        .iter()
+                        .map(|tool| tool.name.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                None,
+            )),
+        }
+    }
+}

@@ -1,0 +1,229 @@
+//! `call_tool`: calls a tool and reports everything it answered, with timings, and any
+//! schema violations of the arguments.
+
+use std::time::{Duration, Instant};
+
+use mcp_assured::{assert::schema::validate_arguments, model::Tool};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use super::{Call, define};
+use crate::companion::{
+    answer::Answer,
+    clock::{iso, millis_since, now},
+    errors::{ErrorType, Operation, classify, details},
+    state::Stats,
+};
+
+pub(crate) const NAME: &str = "call_tool";
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    /// Name of the tool to call (as returned by list_tools).
+    name: String,
+    /// Arguments to pass to the tool (must match the tool's input schema).
+    #[serde(default)]
+    arguments: Map<String, Value>,
+    /// Which connection to use; the default one when omitted.
+    connection: Option<String>,
+    /// Check the arguments against the tool's input schema first and refuse to call when
+    /// they violate it (`invalid_arguments`). Otherwise (the default) the call is made and
+    /// violations are reported as warnings next to the result.
+    #[serde(default)]
+    strict: bool,
+    /// How long this call may take, in milliseconds (default: the connection's timeout).
+    #[schemars(range(min = 1))]
+    timeout_ms: Option<u64>,
+}
+
+pub(crate) fn definition() -> Tool {
+    define::<Args>(
+        NAME,
+        "Calls a specific tool on the connected MCP server with the given arguments and \
+         returns the complete result (every content block, structuredContent, isError, _meta) \
+         with start and end times and the duration. Arguments are checked against the tool's \
+         input schema: violations are reported as warnings, or refused before calling with \
+         `strict: true`. A result with isError is reported as `execution_error`, with the \
+         result included.",
+        false,
+    )
+}
+
+pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
+    let args: Args = match call.parse(NAME) {
+        Ok(args) => args,
+        Err(answer) => return answer,
+    };
+    let connection = match call.connection(args.connection.as_deref()).await {
+        Ok(connection) => connection,
+        Err(answer) => return answer,
+    };
+    let answer = run(&call, &connection, args).await;
+    answer.counted(&connection)
+}
+
+async fn run(
+    call: &Call<'_>,
+    connection: &crate::companion::state::Connection,
+    args: Args,
+) -> Answer {
+    let answer = call.answer().connection(connection);
+    let arguments = Value::Object(args.arguments.clone());
+    let tool = match find_tool(connection, &args.name).await {
+        Ok(tool) => tool,
+        Err(error) => {
+            return answer.error(
+                classify(&error, Operation::Other),
+                format!("could not list the tools to check `{}`: {error}", args.name),
+                details(&error),
+            );
+        }
+    };
+    let violations: Vec<Value> = tool
+        .as_ref()
+        .map(|tool| {
+            validate_arguments(tool, &arguments)
+                .into_iter()
+                .map(|v| json!({ "path": v.path, "message": v.message }))
+                .collect()
+        })
+        .unwrap_or_default();
+    if args.strict && !violations.is_empty() {
+        return answer.error(
+            ErrorType::InvalidArguments,
+            format!(
+                "the arguments violate the input schema of `{}` ({} problem{}); not called",
+                args.name,
+                violations.len(),
+                if violations.len() == 1 { "" } else { "s" }
+            ),
+            json!({
+                "violations": violations,
+                "arguments": arguments,
+                "input_schema": tool.map(|t| json!(t.input_schema)),
+            }),
+        );
+    }
+    let client = match args.timeout_ms {
+        Some(ms) => connection
+            .client
+            .with_timeout(Duration::from_millis(ms.max(1))),
+        None => connection.client.clone(),
+    };
+    Stats::count(&connection.stats.tools_called);
+    let started_at = now();
+    let started = Instant::now();
+    let outcome = client.call_tool(&args.name, arguments.clone()).await;
+    let duration_ms = millis_since(started);
+    let completed_at = now();
+    let execution = |success: bool| {
+        json!({
+            "started_at": iso(started_at),
+            "completed_at": iso(completed_at),
+            "duration_ms": duration_ms,
+            "success": success,
+        })
+    };
+    let violated = !violations.is_empty();
+    let answer = if violated {
+        answer.field("warnings", json!({ "argument_violations": violations }))
+    } else {
+        answer
+    };
+    match outcome {
+        Ok(result) => {
+            let failed = result.is_error == Some(true);
+            let answer = answer.field(
+                "tool_call",
+                json!({
+                    "tool_name": args.name,
+                    "arguments": arguments,
+                    "result": result.into_inner(),
+                    "execution": execution(!failed),
+                }),
+            );
+            match (failed, tool.is_some()) {
+                (false, _) => answer,
+                // The arguments break the schema and the tool failed: that is why.
+                (true, true) if violated => answer.error(
+                    ErrorType::InvalidArguments,
+                    format!(
+                        "tool `{}` rejected the arguments, which violate its input schema \
+                         (see warnings.argument_violations)",
+                        args.name
+                    ),
+                    json!({ "see": "tool_call.result holds the server's answer" }),
+                ),
+                // Some servers answer an unknown tool with a tool error rather than -32602.
+                (true, false) => answer.error(
+                    ErrorType::ToolNotFound,
+                    format!(
+                        "the server has no tool `{}` (it answered with a tool error)",
+                        args.name
+                    ),
+                    not_found_details(connection).await,
+                ),
+                (true, true) => answer.error(
+                    ErrorType::ExecutionError,
+                    format!(
+                        "tool `{}` returned an error result (isError: true)",
+                        args.name
+                    ),
+                    json!({ "see": "tool_call.result holds the complete result" }),
+                ),
+            }
+        }
+        Err(error) => {
+            let kind = classify(
+                &error,
+                Operation::CallTool {
+                    tool_listed: tool.is_some(),
+                },
+            );
+            let mut details = details(&error);
+            if kind == ErrorType::ToolNotFound {
+                details["available_tools"] =
+                    not_found_details(connection).await["available_tools"].take();
+            }
+            answer
+                .field(
+                    "tool_call",
+                    json!({
+                        "tool_name": args.name,
+                        "arguments": arguments,
+                        "execution": execution(false),
+                    }),
+                )
+                .error(
+                    kind,
+                    format!("calling `{}` failed: {error}", args.name),
+                    details,
+                )
+        }
+    }
+}
+
+/// The tool's definition: from the cached list, refreshed once if it is not there.
+async fn find_tool(
+    connection: &crate::companion::state::Connection,
+    name: &str,
+) -> mcp_assured::Result<Option<Tool>> {
+    let find = |tools: Vec<Tool>| tools.into_iter().find(|tool| tool.name == name);
+    if let Some(tool) = find(connection.tools(false).await?) {
+        return Ok(Some(tool));
+    }
+    Ok(find(connection.tools(true).await?))
+}
+
+async fn not_found_details(connection: &crate::companion::state::Connection) -> Value {
+    let names: Vec<String> = connection
+        .tools(false)
+        .await
+        .unwrap_or_default()
+        .into_iter()
+        .map(|tool| tool.name.to_string())
+        .collect();
+    json!({ "available_tools": names })
+}

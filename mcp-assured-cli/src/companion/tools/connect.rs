@@ -1,0 +1,269 @@
+//! `connect_to_server` and `disconnect`.
+
+use std::{collections::BTreeMap, sync::atomic::AtomicU64, time::Duration};
+
+use mcp_assured::{McpAssured, McpClient};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+use tokio::sync::Mutex;
+
+use super::{Call, define};
+use crate::companion::{
+    answer::Answer,
+    clock::{iso, now},
+    errors::{ErrorType, Operation, classify, details},
+    state::{Connection, DEFAULT_CONNECTION, Stats},
+};
+
+pub(crate) const CONNECT: &str = "connect_to_server";
+pub(crate) const DISCONNECT: &str = "disconnect";
+
+/// The spec's transport names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+enum TransportName {
+    #[serde(rename = "streaming-http")]
+    StreamingHttp,
+    #[serde(rename = "sse")]
+    Sse,
+    #[serde(rename = "stdio")]
+    Stdio,
+}
+
+impl TransportName {
+    fn as_str(self) -> &'static str {
+        match self {
+            TransportName::StreamingHttp => "streaming-http",
+            TransportName::Sse => "sse",
+            TransportName::Stdio => "stdio",
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ConnectArgs {
+    /// URL of a deployed or local HTTP MCP server, e.g. https://my-server.example.com/mcp
+    /// (a path ending in /sse means the older HTTP+SSE transport). Omit it for a local
+    /// server started with `command`.
+    url: Option<String>,
+    /// Program of a local MCP server to start and speak to over stdio, e.g. `python3`.
+    command: Option<String>,
+    /// Its arguments, e.g. ["server.py"].
+    #[serde(default)]
+    args: Vec<String>,
+    /// Environment variables for the local server (values are never echoed back).
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    /// Working directory for the local server.
+    cwd: Option<String>,
+    /// `streaming-http`, `sse` or `stdio`; chosen from `url` / `command` when omitted.
+    transport: Option<TransportName>,
+    /// HTTP headers to send with every request (values are never echoed back).
+    #[serde(default)]
+    headers: BTreeMap<String, String>,
+    /// Bearer token for `Authorization: Bearer ..` (never echoed back).
+    bearer_token: Option<String>,
+    /// A name for this connection, to keep several servers connected at once (default
+    /// "default"). Connecting again under a name replaces that connection.
+    name: Option<String>,
+    /// Make this the connection tools use when they get no `connection` argument (default
+    /// true).
+    make_default: Option<bool>,
+    /// How long each request to this server may take, in milliseconds (default 30000).
+    #[schemars(range(min = 1))]
+    timeout_ms: Option<u64>,
+}
+
+pub(crate) fn connect_definition() -> rmcp::model::Tool {
+    define::<ConnectArgs>(
+        CONNECT,
+        "Connects to an MCP server for testing: a deployed or local HTTP server by `url` \
+         (streamable HTTP, reported as `streaming-http`, or HTTP+SSE for a path ending in /sse) \
+         or a local server started from `command` and spoken to over stdio. Optional headers \
+         and bearer token for HTTP. Once connected, every other tool operates on this \
+         connection (or on the one named by their `connection` argument) until disconnect is \
+         called. Answers with the server's name, version, protocol version and capabilities.",
+        false,
+    )
+}
+
+pub(crate) async fn connect(call: Call<'_>) -> Answer {
+    let args: ConnectArgs = match call.parse(CONNECT) {
+        Ok(args) => args,
+        Err(answer) => return answer,
+    };
+    let (transport, server_url, builder) = match target(&args) {
+        Ok(target) => target,
+        Err(reason) => {
+            return call.answer().error(
+                ErrorType::InvalidArguments,
+                format!("invalid arguments for `{CONNECT}`: {reason}"),
+                json!({ "reason": reason }),
+            );
+        }
+    };
+    let mut auth = Vec::new();
+    let mut builder = builder;
+    if let Some(token) = &args.bearer_token {
+        builder = builder.bearer_token(token);
+        auth.push("bearer token given".to_owned());
+    }
+    for (name, value) in &args.headers {
+        builder = builder.header(name, value);
+        auth.push(format!("header `{name}` given"));
+    }
+    if let Some(ms) = args.timeout_ms {
+        builder = builder.timeout(Duration::from_millis(ms.max(1)));
+    }
+    let name = args.name.unwrap_or_else(|| DEFAULT_CONNECTION.to_owned());
+    let client: McpClient = match builder.build().await {
+        Ok(client) => client,
+        Err(error) => {
+            let kind = classify(&error, Operation::Connect);
+            let mut details = details(&error);
+            details["server_url"] = json!(server_url);
+            details["transport"] = json!(transport.as_str());
+            return call.answer().error(
+                kind,
+                format!("could not connect to {server_url}: {error}"),
+                details,
+            );
+        }
+    };
+    let connection = Connection {
+        name: name.clone(),
+        client,
+        server_url,
+        transport: transport.as_str(),
+        connected_at: now(),
+        auth,
+        stats: Stats::default(),
+        tools: Mutex::new(None),
+        notifications_seen: AtomicU64::new(0),
+    };
+    let info = connection.client.server_info().clone();
+    let answer = call
+        .answer()
+        .connection(&connection)
+        .field(
+            "message",
+            format!(
+                "Connected to {} {} over {} (protocol {}) as connection `{name}`.",
+                info.name,
+                info.version,
+                transport.as_str(),
+                info.protocol_version
+            ),
+        )
+        .field("server_capabilities", json!(info.capabilities))
+        .field("instructions", json!(info.instructions));
+    let replaced = call
+        .connections
+        .insert(connection, args.make_default.unwrap_or(true))
+        .await;
+    match replaced {
+        Some(previous) => {
+            let _ = previous.client.clone().close().await;
+            answer.field("replaced_connection", previous.summary())
+        }
+        None => answer,
+    }
+}
+
+/// The transport, the URL or command line to show, and a builder aimed at the server.
+fn target(
+    args: &ConnectArgs,
+) -> Result<(TransportName, String, mcp_assured::ClientBuilder), String> {
+    let builder = McpAssured::client();
+    match (&args.url, &args.command) {
+        (Some(_), Some(_)) => Err("give either `url` or `command`, not both".into()),
+        (None, None) => Err(
+            "give `url` for an HTTP server, or `command` (with `args`) for a local stdio server"
+                .into(),
+        ),
+        (Some(url), None) => {
+            let transport = match args.transport {
+                Some(TransportName::Stdio) => {
+                    return Err("`stdio` needs `command`, not `url`".into());
+                }
+                Some(transport) => transport,
+                None if url.trim_end_matches('/').ends_with("/sse") => TransportName::Sse,
+                None => TransportName::StreamingHttp,
+            };
+            let builder = builder.base_uri(url);
+            let builder = match transport {
+                TransportName::Sse => builder.sse(),
+                _ => builder.streamable_http(),
+            };
+            Ok((transport, url.clone(), builder))
+        }
+        (None, Some(command)) => {
+            if matches!(
+                args.transport,
+                Some(TransportName::StreamingHttp | TransportName::Sse)
+            ) {
+                return Err("`command` starts a stdio server; give `url` for HTTP".into());
+            }
+            let mut builder = builder.command(command).args(&args.args);
+            for (name, value) in &args.env {
+                builder = builder.env(name, value);
+            }
+            if let Some(dir) = &args.cwd {
+                builder = builder.current_dir(dir);
+            }
+            let line = std::iter::once(command.as_str())
+                .chain(args.args.iter().map(String::as_str))
+                .collect::<Vec<_>>()
+                .join(" ");
+            Ok((TransportName::Stdio, line, builder))
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct DisconnectArgs {
+    /// Which connection to close; the default one when omitted.
+    connection: Option<String>,
+}
+
+pub(crate) fn disconnect_definition() -> rmcp::model::Tool {
+    define::<DisconnectArgs>(
+        DISCONNECT,
+        "Disconnects from the currently active MCP server connection (or the one named), \
+         stopping a local server. After disconnecting, connect to a server before using the \
+         other tools on that connection.",
+        false,
+    )
+}
+
+pub(crate) async fn disconnect(call: Call<'_>) -> Answer {
+    let args: DisconnectArgs = match call.parse(DISCONNECT) {
+        Ok(args) => args,
+        Err(answer) => return answer,
+    };
+    if let Err(answer) = call.connection(args.connection.as_deref()).await {
+        return answer;
+    }
+    let Some(connection) = call.connections.remove(args.connection.as_deref()).await else {
+        return call.answer().error(
+            ErrorType::NotConnected,
+            "the connection was closed meanwhile",
+            json!({}),
+        );
+    };
+    let _ = connection.client.clone().close().await;
+    let mut previous = connection.status();
+    previous["connection"]["disconnected_at"] = json!(iso(now()));
+    call.answer()
+        .field(
+            "message",
+            format!(
+                "Disconnected from {} (connection `{}`).",
+                connection.server_url, connection.name
+            ),
+        )
+        .field("previous_connection", previous["connection"].clone())
+        .field("statistics", previous["statistics"].clone())
+}

@@ -1,0 +1,135 @@
+//! The companion's tools, one module each (`tool_definition()` and `handle_call(..)`), and
+//! what they share: reading arguments and finding the connection to use.
+
+mod call_tool;
+mod connect;
+mod connections;
+mod misc;
+mod notifications;
+mod prompts;
+mod resources;
+mod tool_list;
+
+use std::{sync::Arc, time::Instant};
+
+use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde_json::json;
+
+use super::{
+    answer::Answer,
+    errors::ErrorType,
+    state::{Connection, Connections},
+};
+
+/// Every tool, as `tools/list` shows them.
+pub(crate) fn definitions() -> Vec<Tool> {
+    vec![
+        connect::connect_definition(),
+        connect::disconnect_definition(),
+        connections::status_definition(),
+        connections::list_definition(),
+        tool_list::definition(),
+        call_tool::definition(),
+        resources::list_definition(),
+        resources::templates_definition(),
+        resources::read_definition(),
+        prompts::list_definition(),
+        prompts::get_definition(),
+        misc::ping_definition(),
+        misc::complete_definition(),
+        misc::set_logging_level_definition(),
+        notifications::definition(),
+    ]
+}
+
+/// Runs the tool called `name`; `None` if there is none.
+pub(crate) async fn call(
+    connections: &Connections,
+    name: &str,
+    args: JsonObject,
+    started: Instant,
+) -> Option<Answer> {
+    let call = Call {
+        connections,
+        args,
+        started,
+    };
+    Some(match name {
+        connect::CONNECT => connect::connect(call).await,
+        connect::DISCONNECT => connect::disconnect(call).await,
+        connections::STATUS => connections::status(call).await,
+        connections::LIST => connections::list(call).await,
+        tool_list::NAME => tool_list::handle_call(call).await,
+        call_tool::NAME => call_tool::handle_call(call).await,
+        resources::LIST => resources::list(call).await,
+        resources::TEMPLATES => resources::templates(call).await,
+        resources::READ => resources::read(call).await,
+        prompts::LIST => prompts::list(call).await,
+        prompts::GET => prompts::get(call).await,
+        misc::PING => misc::ping(call).await,
+        misc::COMPLETE => misc::complete(call).await,
+        misc::SET_LOGGING_LEVEL => misc::set_logging_level(call).await,
+        notifications::NAME => notifications::handle_call(call).await,
+        _ => return None,
+    })
+}
+
+/// One call of a tool: the companion's connections, the arguments, when it started.
+pub(crate) struct Call<'a> {
+    connections: &'a Connections,
+    args: JsonObject,
+    started: Instant,
+}
+
+impl Call<'_> {
+    fn answer(&self) -> Answer {
+        Answer::new(self.started)
+    }
+
+    /// The arguments as `T`, or an `invalid_arguments` answer saying what is wrong.
+    fn parse<T: DeserializeOwned>(&self, tool: &str) -> Result<T, Answer> {
+        serde_json::from_value(serde_json::Value::Object(self.args.clone())).map_err(|error| {
+            self.answer().error(
+                ErrorType::InvalidArguments,
+                format!("invalid arguments for `{tool}`: {error}"),
+                json!({ "arguments": self.args, "reason": error.to_string() }),
+            )
+        })
+    }
+
+    /// The connection named `name` (or the default), or a `not_connected` answer.
+    async fn connection(&self, name: Option<&str>) -> Result<Arc<Connection>, Answer> {
+        self.connections.get(name).await.map_err(|known| {
+            let message = match name {
+                Some(name) => format!("no connection named `{name}`"),
+                None => "not connected to any MCP server".to_owned(),
+            };
+            self.answer().error(
+                ErrorType::NotConnected,
+                message,
+                json!({ "connections": known }),
+            )
+        })
+    }
+}
+
+/// Arguments of tools that take only the optional connection name.
+#[derive(Debug, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ConnectionOnly {
+    /// Which connection to use (see list_connections); the default one when omitted.
+    connection: Option<String>,
+}
+
+/// A tool definition with its input schema from `T`.
+fn define<T: JsonSchema + 'static>(
+    name: &'static str,
+    description: &'static str,
+    read_only: bool,
+) -> Tool {
+    Tool::new(name, description, JsonObject::new())
+        .with_input_schema::<T>()
+        .with_annotations(ToolAnnotations::new().read_only(read_only).open_world(true))
+}

@@ -1,0 +1,127 @@
+//! `list_prompts` and `get_prompt`.
+
+use mcp_assured::model::Tool;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use super::{Call, ConnectionOnly, define};
+use crate::companion::{
+    answer::Answer,
+    clock::{iso, now},
+    errors::{Operation, classify, details},
+    state::Stats,
+};
+
+pub(crate) const LIST: &str = "list_prompts";
+pub(crate) const GET: &str = "get_prompt";
+
+pub(crate) fn list_definition() -> Tool {
+    define::<ConnectionOnly>(
+        LIST,
+        "Retrieves all prompts from the connected MCP server (every page) with complete \
+         schemas: names, titles, descriptions and arguments (name, description, required).",
+        true,
+    )
+}
+
+pub(crate) async fn list(call: Call<'_>) -> Answer {
+    let args: ConnectionOnly = match call.parse(LIST) {
+        Ok(args) => args,
+        Err(answer) => return answer,
+    };
+    let connection = match call.connection(args.connection.as_deref()).await {
+        Ok(connection) => connection,
+        Err(answer) => return answer,
+    };
+    let answer = call.answer().connection(&connection);
+    let answer = match connection.client.list_prompts().await {
+        Ok(prompts) => answer
+            .field("prompts", json!(prompts))
+            .meta("total_prompts", prompts.len())
+            .meta("retrieved_at", iso(now())),
+        Err(error) => answer.error(
+            classify(&error, Operation::Other),
+            format!("prompts/list failed: {error}"),
+            details(&error),
+        ),
+    };
+    answer.counted(&connection)
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct GetArgs {
+    /// Name of the prompt (as returned by list_prompts).
+    name: String,
+    /// Its arguments (as named by list_prompts); numbers and booleans are sent as strings,
+    /// as MCP prompt arguments are.
+    #[serde(default)]
+    arguments: Map<String, Value>,
+    /// Which connection to use; the default one when omitted.
+    connection: Option<String>,
+}
+
+pub(crate) fn get_definition() -> Tool {
+    define::<GetArgs>(
+        GET,
+        "Gets a specific prompt from the connected MCP server with the given arguments, and \
+         returns its description and every message (role and complete content).",
+        true,
+    )
+}
+
+pub(crate) async fn get(call: Call<'_>) -> Answer {
+    let args: GetArgs = match call.parse(GET) {
+        Ok(args) => args,
+        Err(answer) => return answer,
+    };
+    let connection = match call.connection(args.connection.as_deref()).await {
+        Ok(connection) => connection,
+        Err(answer) => return answer,
+    };
+    Stats::count(&connection.stats.prompts_retrieved);
+    let answer = call.answer().connection(&connection);
+    let arguments = Value::Object(args.arguments);
+    let answer = match connection
+        .client
+        .get_prompt(&args.name, arguments.clone())
+        .await
+    {
+        Ok(result) => {
+            let raw = json!(result);
+            answer
+                .field(
+                    "prompt",
+                    json!({
+                        "name": args.name,
+                        "arguments": arguments,
+                        "description": raw["description"],
+                        "messages": raw["messages"],
+                        "_meta": raw.get("_meta"),
+                    }),
+                )
+                .meta("retrieved_at", iso(now()))
+        }
+        Err(error) => {
+            let listed = connection
+                .client
+                .list_prompts()
+                .await
+                .is_ok_and(|prompts| prompts.iter().any(|prompt| prompt.name == args.name));
+            let mut details = details(&error);
+            details["arguments"] = arguments;
+            answer.error(
+                classify(
+                    &error,
+                    Operation::GetPrompt {
+                        prompt_listed: listed,
+                    },
+                ),
+                format!("getting prompt `{}` failed: {error}", args.name),
+                details,
+            )
+        }
+    };
+    answer.counted(&connection)
+}

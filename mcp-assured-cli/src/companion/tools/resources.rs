@@ -1,0 +1,179 @@
+//! `list_resources`, `list_resource_templates` and `read_resource`.
+
+use base64::Engine;
+use mcp_assured::model::{ResourceContents, Tool};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{Call, ConnectionOnly, define};
+use crate::companion::{
+    answer::Answer,
+    clock::{iso, now},
+    errors::{Operation, classify, details},
+    state::{Connection, Stats},
+};
+
+pub(crate) const LIST: &str = "list_resources";
+pub(crate) const TEMPLATES: &str = "list_resource_templates";
+pub(crate) const READ: &str = "read_resource";
+
+pub(crate) fn list_definition() -> Tool {
+    define::<ConnectionOnly>(
+        LIST,
+        "Retrieves all resources from the connected MCP server (every page) with complete \
+         metadata: URIs, names, titles, descriptions, MIME types, sizes, annotations.",
+        true,
+    )
+}
+
+pub(crate) fn templates_definition() -> Tool {
+    define::<ConnectionOnly>(
+        TEMPLATES,
+        "Retrieves all resource templates (URI templates such as file:///{path}) from the \
+         connected MCP server, with complete metadata.",
+        true,
+    )
+}
+
+pub(crate) async fn list(call: Call<'_>) -> Answer {
+    listing(call, LIST, |connection| async move {
+        let resources = connection.client.list_resources().await?;
+        Ok(("resources", json!(resources), resources.len()))
+    })
+    .await
+}
+
+pub(crate) async fn templates(call: Call<'_>) -> Answer {
+    listing(call, TEMPLATES, |connection| async move {
+        let templates = connection.client.list_resource_templates().await?;
+        Ok(("resource_templates", json!(templates), templates.len()))
+    })
+    .await
+}
+
+/// A list tool: the connection, the listing, its count.
+async fn listing<F, Fut>(call: Call<'_>, tool: &str, list: F) -> Answer
+where
+    F: FnOnce(std::sync::Arc<Connection>) -> Fut,
+    Fut: Future<Output = mcp_assured::Result<(&'static str, Value, usize)>>,
+{
+    let args: ConnectionOnly = match call.parse(tool) {
+        Ok(args) => args,
+        Err(answer) => return answer,
+    };
+    let connection = match call.connection(args.connection.as_deref()).await {
+        Ok(connection) => connection,
+        Err(answer) => return answer,
+    };
+    let answer = call.answer().connection(&connection);
+    let answer = match list(connection.clone()).await {
+        Ok((field, items, total)) => answer
+            .field(field, items)
+            .meta(&format!("total_{field}"), total)
+            .meta("retrieved_at", iso(now())),
+        Err(error) => answer.error(
+            classify(&error, Operation::Other),
+            format!("{tool} failed: {error}"),
+            details(&error),
+        ),
+    };
+    answer.counted(&connection)
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ReadArgs {
+    /// URI of the resource to read (as returned by list_resources, or filled from a
+    /// template).
+    uri: String,
+    /// Which connection to use; the default one when omitted.
+    connection: Option<String>,
+}
+
+pub(crate) fn read_definition() -> Tool {
+    define::<ReadArgs>(
+        READ,
+        "Reads a specific resource from the connected MCP server by URI. Returns every \
+         content item: text as is, binary as base64 with its decoded size in bytes.",
+        true,
+    )
+}
+
+pub(crate) async fn read(call: Call<'_>) -> Answer {
+    let args: ReadArgs = match call.parse(READ) {
+        Ok(args) => args,
+        Err(answer) => return answer,
+    };
+    let connection = match call.connection(args.connection.as_deref()).await {
+        Ok(connection) => connection,
+        Err(answer) => return answer,
+    };
+    Stats::count(&connection.stats.resources_read);
+    let answer = call.answer().connection(&connection);
+    let answer = match connection.client.read_resource(&args.uri).await {
+        Ok(result) => {
+            let contents: Vec<Value> = result.contents.iter().map(content).collect();
+            let size: u64 = contents.iter().filter_map(|c| c["size"].as_u64()).sum();
+            let first = contents.first().cloned().unwrap_or(Value::Null);
+            answer
+                .field(
+                    "resource",
+                    json!({
+                        "uri": args.uri,
+                        "mimeType": first["mimeType"],
+                        "content": first.get("text").or_else(|| first.get("blob")).cloned(),
+                        "contents": contents,
+                        "_meta": json!(result).get("_meta").cloned(),
+                    }),
+                )
+                .meta("retrieved_at", iso(now()))
+                .meta("content_size", size)
+        }
+        Err(error) => {
+            let listed = is_listed(&connection, &args.uri).await;
+            answer.error(
+                classify(
+                    &error,
+                    Operation::ReadResource {
+                        resource_listed: listed,
+                    },
+                ),
+                format!("reading {} failed: {error}", args.uri),
+                details(&error),
+            )
+        }
+    };
+    answer.counted(&connection)
+}
+
+/// One content item: text as is, a blob as base64 with its decoded size.
+fn content(item: &ResourceContents) -> Value {
+    let mut json = json!(item);
+    match item {
+        ResourceContents::TextResourceContents { text, .. } => {
+            json["size"] = json!(text.len());
+            json["encoding"] = json!("utf-8");
+        }
+        ResourceContents::BlobResourceContents { blob, .. } => {
+            let decoded = base64::engine::general_purpose::STANDARD.decode(blob);
+            json["encoding"] = json!("base64");
+            match decoded {
+                Ok(bytes) => json["size"] = json!(bytes.len()),
+                Err(error) => json["base64_error"] = json!(error.to_string()),
+            }
+        }
+        // A kind of content newer than this build: shown as the server sent it.
+        _ => {}
+    }
+    json
+}
+
+/// Whether the server lists the URI as a resource (templates are not expanded).
+async fn is_listed(connection: &Connection, uri: &str) -> bool {
+    connection
+        .client
+        .list_resources()
+        .await
+        .is_ok_and(|resources| resources.iter().any(|resource| resource.uri == uri))
+}

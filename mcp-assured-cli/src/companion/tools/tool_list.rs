@@ -1,0 +1,68 @@
+//! `list_tools`: every tool exactly as the server advertised it.
+
+use mcp_assured::model::Tool;
+use serde_json::{Value, json};
+
+use super::{Call, ConnectionOnly, define};
+use crate::companion::{
+    answer::Answer,
+    clock::{iso, now},
+    errors::{Operation, classify, details},
+};
+
+pub(crate) const NAME: &str = "list_tools";
+
+pub(crate) fn definition() -> Tool {
+    define::<ConnectionOnly>(
+        NAME,
+        "Retrieves all tools from the connected MCP server (every page) with complete \
+         schemas: name, title, description, full input and output schemas, annotations and \
+         _meta, exactly as the server advertised them, not a summary.",
+        true,
+    )
+}
+
+pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
+    let args: ConnectionOnly = match call.parse(NAME) {
+        Ok(args) => args,
+        Err(answer) => return answer,
+    };
+    let connection = match call.connection(args.connection.as_deref()).await {
+        Ok(connection) => connection,
+        Err(answer) => return answer,
+    };
+    let answer = call.answer().connection(&connection);
+    let answer = match connection.tools(true).await {
+        Ok(tools) => {
+            let info = connection.client.server_info();
+            answer
+                .field("tools", tools.iter().map(advertised).collect::<Vec<_>>())
+                .meta("total_tools", tools.len())
+                .meta("server_name", info.name.clone())
+                .meta("server_version", info.version.clone())
+                .meta("retrieved_at", iso(now()))
+        }
+        Err(error) => answer.error(
+            classify(&error, Operation::Other),
+            format!("tools/list failed: {error}"),
+            details(&error),
+        ),
+    };
+    answer.counted(&connection)
+}
+
+/// The tool as advertised, with the spec's snake_case names for the schemas.
+pub(crate) fn advertised(tool: &Tool) -> Value {
+    let mut json = json!(tool);
+    if let Some(object) = json.as_object_mut() {
+        for (from, to) in [
+            ("inputSchema", "input_schema"),
+            ("outputSchema", "output_schema"),
+        ] {
+            if let Some(value) = object.remove(from) {
+                object.insert(to.to_owned(), value);
+            }
+        }
+    }
+    json
+}

@@ -1,0 +1,88 @@
+//! `mcp-assured`: test MCP servers from an AI assistant or the shell.
+//!
+//! `mcp-assured serve` is an MCP server (stdio by default) whose tools connect to another
+//! MCP server and exercise it, answering verbosely.
+
+use std::{net::IpAddr, process::ExitCode};
+
+use clap::{Parser, Subcommand, ValueEnum};
+use mcp_assured_cli::{CompanionServer, serve};
+use tracing_subscriber::EnvFilter;
+
+/// Test Model Context Protocol servers: an MCP server for AI assistants that connects to
+/// and exercises other MCP servers.
+#[derive(Debug, Parser)]
+#[command(version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the companion MCP server. Its tools: connect_to_server, disconnect,
+    /// get_connection_status, list_connections, list_tools, call_tool, list_resources,
+    /// list_resource_templates, read_resource, list_prompts, get_prompt, ping, complete,
+    /// set_logging_level, get_notifications.
+    ///
+    /// Register it with an MCP client, e.g. `claude mcp add mcp-assured -- mcp-assured serve`.
+    Serve {
+        /// stdio (for an MCP client that starts this program) or streamable HTTP at /mcp.
+        #[arg(long, value_enum, default_value_t = Transport::Stdio)]
+        transport: Transport,
+        /// Port for --transport http (0 picks a free one; the address is printed to stderr).
+        #[arg(long, default_value_t = 8765)]
+        port: u16,
+        /// Address to listen on for --transport http. Loopback by default: anything that
+        /// reaches this server can make it connect to other servers and start programs.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: IpAddr,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Transport {
+    Stdio,
+    Http,
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    // stdout carries the protocol over stdio: logs go to stderr only.
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .init();
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Serve {
+            transport: Transport::Stdio,
+            ..
+        } => serve::serve_stdio(CompanionServer::new()).await,
+        Command::Serve {
+            transport: Transport::Http,
+            port,
+            host,
+        } => serve_http(host, port).await,
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("mcp-assured: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve_http(host: IpAddr, port: u16) -> Result<(), Box<dyn std::error::Error>> {
+    let listener = serve::bind((host, port).into()).await?;
+    eprintln!(
+        "mcp-assured listening on http://{}/mcp",
+        listener.local_addr()?
+    );
+    serve::serve_http(listener, CompanionServer::new()).await?;
+    Ok(())
+}

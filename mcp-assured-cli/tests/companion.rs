@@ -1,0 +1,476 @@
+//! The companion's tools, driven by an MCP client (mcp-assured's own) against the companion
+//! running in this process, aimed at the example server: every tool, every error type with
+//! the input that causes it, malformed requests, and snapshots of the answers.
+
+mod support;
+
+use mcp_assured::{McpClient, assert_tool_snapshot, mcp_test};
+use mcp_assured_cli::CompanionServer;
+use serde_json::{Value, json};
+
+use support::{ExampleHttp, envelope, example_server_binary, fails, ok};
+
+/// Connects the companion to the example server over HTTP as `name`.
+async fn connect_http(client: &McpClient, example: &ExampleHttp) -> Value {
+    ok(client, "connect_to_server", json!({"url": example.url})).await
+}
+
+/// Connects the companion to the example server's binary over stdio.
+async fn connect_stdio(client: &McpClient, name: &str) -> Value {
+    ok(
+        client,
+        "connect_to_server",
+        json!({"command": example_server_binary(), "name": name}),
+    )
+    .await
+}
+
+fn is_iso_timestamp(value: &Value) -> bool {
+    value.as_str().is_some_and(|text| {
+        chrono::DateTime::parse_from_rfc3339(text).is_ok() && text.ends_with('Z')
+    })
+}
+
+#[mcp_test(server = service(CompanionServer::new()), timeout = "60s")]
+mod companion {
+    use super::*;
+
+    #[mcp_test]
+    async fn advertises_every_tool_with_a_schema(client: McpClient) {
+        let tools = client.list_tools().await.unwrap();
+        let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
+        assert_eq!(
+            names,
+            [
+                "connect_to_server",
+                "disconnect",
+                "get_connection_status",
+                "list_connections",
+                "list_tools",
+                "call_tool",
+                "list_resources",
+                "list_resource_templates",
+                "read_resource",
+                "list_prompts",
+                "get_prompt",
+                "ping",
+                "complete",
+                "set_logging_level",
+                "get_notifications",
+            ]
+        );
+        assert_tool_snapshot!("companion_tools", tools);
+    }
+
+    #[mcp_test]
+    async fn everything_but_status_needs_a_connection(client: McpClient) {
+        for (tool, args) in [
+            ("disconnect", json!({})),
+            ("list_tools", json!({})),
+            ("call_tool", json!({"name": "echo", "arguments": {}})),
+            ("list_resources", json!({})),
+            ("list_resource_templates", json!({})),
+            ("read_resource", json!({"uri": "example://static/readme"})),
+            ("list_prompts", json!({})),
+            ("get_prompt", json!({"name": "greet"})),
+            ("ping", json!({})),
+            ("set_logging_level", json!({"level": "info"})),
+            ("get_notifications", json!({})),
+            (
+                "complete",
+                json!({"ref": {"type": "ref/prompt", "name": "greet"}, "argument": {"name": "style", "value": ""}}),
+            ),
+        ] {
+            let envelope = fails(&client, tool, args, "not_connected").await;
+            assert_eq!(envelope["connection"], Value::Null, "{tool}");
+        }
+        let status = ok(&client, "get_connection_status", json!({})).await;
+        assert_eq!(status["connected"], json!(false));
+        assert_tool_snapshot!("status_before_connecting", status);
+    }
+
+    #[mcp_test]
+    async fn tests_the_example_server_with_every_tool(client: McpClient, example: &ExampleHttp) {
+        let connected = connect_http(&client, example).await;
+        let connection = &connected["connection"];
+        assert_eq!(connection["transport"], json!("streaming-http"));
+        assert_eq!(connection["server_url"], json!(example.url));
+        assert_eq!(
+            connection["server_info"]["name"],
+            json!("mcp-assured-example")
+        );
+        assert!(
+            is_iso_timestamp(&connection["connected_at"]),
+            "{connection}"
+        );
+        assert_tool_snapshot!("connect_to_server", connected);
+
+        let tools = ok(&client, "list_tools", json!({})).await;
+        let echo = tools["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|tool| tool["name"] == "echo")
+            .unwrap();
+        assert_eq!(echo["input_schema"]["required"], json!(["message"]));
+        assert_eq!(
+            tools["metadata"]["total_tools"],
+            json!(tools["tools"].as_array().unwrap().len())
+        );
+        assert!(is_iso_timestamp(&tools["metadata"]["retrieved_at"]));
+        assert_tool_snapshot!("list_tools", tools);
+
+        let called = ok(
+            &client,
+            "call_tool",
+            json!({"name": "weather", "arguments": {"city": "London"}}),
+        )
+        .await;
+        let call = &called["tool_call"];
+        assert_eq!(
+            call["result"]["structuredContent"]["temperature"],
+            json!(15)
+        );
+        assert_eq!(call["result"]["isError"], json!(false));
+        assert_eq!(call["execution"]["success"], json!(true));
+        assert!(call["execution"]["duration_ms"].is_u64());
+        assert!(is_iso_timestamp(&call["execution"]["started_at"]));
+        assert_tool_snapshot!("call_tool", called);
+
+        let resources = ok(&client, "list_resources", json!({})).await;
+        assert_eq!(resources["metadata"]["total_resources"], json!(3));
+        let templates = ok(&client, "list_resource_templates", json!({})).await;
+        assert_eq!(
+            templates["resource_templates"][0]["uriTemplate"],
+            json!("example://greeting/{name}")
+        );
+        let text = ok(
+            &client,
+            "read_resource",
+            json!({"uri": "example://static/readme"}),
+        )
+        .await;
+        assert_eq!(text["resource"]["contents"][0]["encoding"], json!("utf-8"));
+        assert_tool_snapshot!("read_resource_text", text);
+        let blob = ok(
+            &client,
+            "read_resource",
+            json!({"uri": "example://static/logo.png"}),
+        )
+        .await;
+        let logo = &blob["resource"]["contents"][0];
+        assert_eq!(logo["encoding"], json!("base64"));
+        assert_eq!(logo["mimeType"], json!("image/png"));
+        assert!(logo["blob"].as_str().is_some_and(|b| !b.is_empty()));
+        assert_eq!(blob["metadata"]["content_size"], logo["size"]);
+
+        let prompts = ok(&client, "list_prompts", json!({})).await;
+        assert_eq!(prompts["metadata"]["total_prompts"], json!(2));
+        let prompt = ok(
+            &client,
+            "get_prompt",
+            json!({"name": "greet", "arguments": {"name": "Ada", "style": "formal"}}),
+        )
+        .await;
+        assert_eq!(prompt["prompt"]["messages"][0]["role"], json!("user"));
+        assert_tool_snapshot!("get_prompt", prompt);
+
+        let completion = ok(
+            &client,
+            "complete",
+            json!({"ref": {"type": "ref/prompt", "name": "greet"}, "argument": {"name": "style", "value": "f"}}),
+        )
+        .await;
+        assert_eq!(completion["completion"]["values"], json!(["formal"]));
+        let ping = ok(&client, "ping", json!({})).await;
+        assert!(ping["ping"]["round_trip_ms"].is_u64());
+
+        ok(&client, "set_logging_level", json!({"level": "debug"})).await;
+        ok(
+            &client,
+            "call_tool",
+            json!({"name": "log", "arguments": {"level": "warning", "message": "disk almost full"}}),
+        )
+        .await;
+        let notifications = ok(&client, "get_notifications", json!({})).await;
+        let logged = notifications["notifications"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["method"] == "notifications/message")
+            .unwrap_or_else(|| panic!("no log message in {notifications}"));
+        assert_eq!(logged["params"]["data"], json!("disk almost full"));
+        assert!(is_iso_timestamp(&logged["received_at"]));
+        let again = ok(&client, "get_notifications", json!({})).await;
+        assert_eq!(again["metadata"]["count"], json!(0), "already shown");
+
+        let status = ok(&client, "get_connection_status", json!({})).await;
+        assert_eq!(status["connected"], json!(true));
+        assert_eq!(status["statistics"]["tools_called"], json!(2));
+        assert_eq!(status["statistics"]["resources_read"], json!(2));
+        assert_eq!(status["statistics"]["prompts_retrieved"], json!(1));
+        assert!(status["connection_details"]["server_info"]["capabilities"]["tools"].is_object());
+
+        let disconnected = ok(&client, "disconnect", json!({})).await;
+        assert!(is_iso_timestamp(
+            &disconnected["previous_connection"]["disconnected_at"]
+        ));
+        assert_tool_snapshot!("disconnect", disconnected);
+        fails(&client, "list_tools", json!({}), "not_connected").await;
+    }
+
+    #[mcp_test]
+    async fn holds_several_named_connections(client: McpClient, example: &ExampleHttp) {
+        connect_http(&client, example).await;
+        let stdio = connect_stdio(&client, "local").await;
+        assert_eq!(stdio["connection"]["transport"], json!("stdio"));
+        let listed = ok(&client, "list_connections", json!({})).await;
+        assert_eq!(listed["metadata"]["total_connections"], json!(2));
+        assert_eq!(
+            listed["default_connection"],
+            json!("local"),
+            "the newest is the default"
+        );
+        let on_http = ok(&client, "ping", json!({"connection": "default"})).await;
+        assert_eq!(on_http["connection"]["transport"], json!("streaming-http"));
+        let on_default = ok(&client, "ping", json!({})).await;
+        assert_eq!(on_default["connection"]["name"], json!("local"));
+        ok(&client, "disconnect", json!({"connection": "local"})).await;
+        let status = ok(&client, "get_connection_status", json!({})).await;
+        assert_eq!(status["connection"]["name"], json!("default"));
+        fails(
+            &client,
+            "ping",
+            json!({"connection": "local"}),
+            "not_connected",
+        )
+        .await;
+    }
+
+    #[mcp_test]
+    async fn each_error_type_comes_from_what_happened(client: McpClient, example: &ExampleHttp) {
+        // connection_failed: nothing listens there.
+        let closed = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap();
+        let refused = fails(
+            &client,
+            "connect_to_server",
+            json!({"url": format!("http://{closed}/mcp")}),
+            "connection_failed",
+        )
+        .await;
+        assert!(refused["error"]["details"]["client_error"].is_string());
+        // A URL that is not one is the caller's mistake.
+        fails(
+            &client,
+            "connect_to_server",
+            json!({"url": "not a url"}),
+            "invalid_arguments",
+        )
+        .await;
+        fails(
+            &client,
+            "connect_to_server",
+            json!({"command": "/nonexistent/mcp-server"}),
+            "connection_failed",
+        )
+        .await;
+
+        connect_http(&client, example).await;
+        let unknown = fails(
+            &client,
+            "call_tool",
+            json!({"name": "no_such_tool", "arguments": {}}),
+            "tool_not_found",
+        )
+        .await;
+        assert!(
+            unknown["error"]["details"]["available_tools"]
+                .as_array()
+                .unwrap()
+                .contains(&json!("echo"))
+        );
+        fails(
+            &client,
+            "read_resource",
+            json!({"uri": "example://nope"}),
+            "resource_not_found",
+        )
+        .await;
+        fails(
+            &client,
+            "get_prompt",
+            json!({"name": "nope"}),
+            "prompt_not_found",
+        )
+        .await;
+
+        // Arguments of the wrong type: refused before calling when strict...
+        let strict = fails(
+            &client,
+            "call_tool",
+            json!({"name": "add", "arguments": {"a": "one", "b": 2}, "strict": true}),
+            "invalid_arguments",
+        )
+        .await;
+        assert_eq!(
+            strict["error"]["details"]["violations"][0]["path"],
+            json!("/a")
+        );
+        assert!(strict.get("tool_call").is_none(), "not called");
+        // ...otherwise sent, with the violations as warnings next to the server's answer.
+        let sent = fails(
+            &client,
+            "call_tool",
+            json!({"name": "add", "arguments": {"a": "one", "b": 2}}),
+            "invalid_arguments",
+        )
+        .await;
+        assert_eq!(
+            sent["warnings"]["argument_violations"][0]["path"],
+            json!("/a")
+        );
+        // This server (rmcp) answers bad arguments with a tool error, as MCP 2025-11-25 asks.
+        assert_eq!(sent["tool_call"]["result"]["isError"], json!(true));
+
+        let failed = fails(
+            &client,
+            "call_tool",
+            json!({"name": "fail", "arguments": {"message": "boom"}}),
+            "execution_error",
+        )
+        .await;
+        assert_eq!(failed["tool_call"]["result"]["isError"], json!(true));
+        assert_eq!(failed["tool_call"]["execution"]["success"], json!(false));
+
+        let slow = fails(
+            &client,
+            "call_tool",
+            json!({"name": "hang", "arguments": {}, "timeout_ms": 200}),
+            "timeout",
+        )
+        .await;
+        assert!(
+            slow["tool_call"]["execution"]["duration_ms"]
+                .as_u64()
+                .unwrap()
+                >= 200
+        );
+    }
+
+    #[mcp_test]
+    async fn a_target_that_dies_is_a_transport_error(client: McpClient) {
+        connect_stdio(&client, "default").await;
+        let died = fails(
+            &client,
+            "call_tool",
+            json!({"name": "crash", "arguments": {"code": 3}}),
+            "transport_error",
+        )
+        .await;
+        let client_error = died["error"]["details"]["client_error"].as_str().unwrap();
+        assert!(client_error.contains("exit status: 3"), "{client_error}");
+        fails(&client, "ping", json!({}), "transport_error").await;
+        // Reconnecting works.
+        connect_stdio(&client, "default").await;
+        ok(&client, "ping", json!({})).await;
+    }
+
+    #[mcp_test]
+    async fn a_target_that_hangs_at_start_times_out(client: McpClient) {
+        let hung = fails(
+            &client,
+            "connect_to_server",
+            json!({"command": "sh", "args": ["-c", "echo waiting >&2; sleep 30"], "timeout_ms": 300}),
+            "timeout",
+        )
+        .await;
+        assert_eq!(hung["error"]["details"]["stderr_tail"], json!("waiting"));
+    }
+
+    #[mcp_test]
+    async fn malformed_requests_get_invalid_arguments(client: McpClient, example: &ExampleHttp) {
+        let huge = "x".repeat(1 << 20);
+        for (tool, args) in [
+            ("connect_to_server", json!({})),
+            ("connect_to_server", json!({"url": 42})),
+            (
+                "connect_to_server",
+                json!({"url": "http://127.0.0.1:1/mcp", "command": "x"}),
+            ),
+            (
+                "connect_to_server",
+                json!({"url": "http://127.0.0.1:1/mcp", "transport": "stdio"}),
+            ),
+            (
+                "connect_to_server",
+                json!({"url": example.url, "timeout_ms": "soon"}),
+            ),
+            (
+                "connect_to_server",
+                json!({"url": example.url, "unexpected": true}),
+            ),
+            ("call_tool", json!({"arguments": {}})),
+            ("call_tool", json!({"name": 7})),
+            (
+                "call_tool",
+                json!({"name": "echo", "arguments": "not an object"}),
+            ),
+            ("read_resource", json!({})),
+            ("get_prompt", json!({"name": ["greet"]})),
+            ("set_logging_level", json!({"level": "loud"})),
+            (
+                "complete",
+                json!({"ref": {"type": "ref/tool"}, "argument": {"name": "a", "value": ""}}),
+            ),
+            ("get_notifications", json!({"all": "yes"})),
+        ] {
+            let envelope = fails(&client, tool, args.clone(), "invalid_arguments").await;
+            assert!(
+                envelope["error"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains(tool),
+                "{tool} {args}: {envelope}"
+            );
+        }
+        // Huge strings are just strings.
+        fails(
+            &client,
+            "ping",
+            json!({"connection": huge}),
+            "not_connected",
+        )
+        .await;
+        connect_http(&client, example).await;
+        let echoed = ok(
+            &client,
+            "call_tool",
+            json!({"name": "echo", "arguments": {"message": huge}}),
+        )
+        .await;
+        assert_eq!(
+            echoed["tool_call"]["result"]["content"][0]["text"]
+                .as_str()
+                .map(str::len),
+            Some(1 << 20)
+        );
+        fails(
+            &client,
+            "call_tool",
+            json!({"name": huge, "arguments": {}}),
+            "tool_not_found",
+        )
+        .await;
+        // An unknown tool of the companion itself is a protocol error, not a crash.
+        let error = client
+            .call_tool("no_such_companion_tool", json!({}))
+            .await
+            .unwrap_err();
+        assert_eq!(error.code(), Some(mcp_assured::code::INVALID_PARAMS));
+        ok(&client, "ping", json!({})).await;
+        let _ = envelope;
+    }
+}
