@@ -391,6 +391,58 @@ mod companion {
     }
 
     #[mcp_test]
+    async fn credentials_are_used_but_never_echoed(client: McpClient) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+        let options = mcp_assured_examples::HttpOptions {
+            bearer_token: Some("s3cret-token".into()),
+            ..Default::default()
+        };
+        let server = tokio::spawn(mcp_assured_examples::serve::serve_streamable_http(
+            listener, options,
+        ));
+        let mut answers = Vec::new();
+        let refused = fails(
+            &client,
+            "connect_to_server",
+            json!({"url": url, "bearer_token": "wrong-token"}),
+            "connection_failed",
+        )
+        .await;
+        assert_eq!(refused["error"]["details"]["http_status"], json!(401));
+        answers.push(refused);
+        let connected = ok(
+            &client,
+            "connect_to_server",
+            json!({"url": url, "bearer_token": "s3cret-token", "headers": {"X-Api-Key": "k3y-value"}}),
+        )
+        .await;
+        assert_eq!(
+            connected["connection"]["auth"],
+            json!(["bearer token given", "header `X-Api-Key` given"])
+        );
+        answers.push(connected);
+        answers.push(
+            ok(
+                &client,
+                "call_tool",
+                json!({"name": "echo", "arguments": {"message": "hi"}}),
+            )
+            .await,
+        );
+        answers.push(ok(&client, "get_connection_status", json!({})).await);
+        answers.push(ok(&client, "list_connections", json!({})).await);
+        answers.push(ok(&client, "disconnect", json!({})).await);
+        for answer in answers {
+            let text = answer.to_string();
+            for secret in ["s3cret-token", "wrong-token", "k3y-value"] {
+                assert!(!text.contains(secret), "`{secret}` echoed in {text}");
+            }
+        }
+        server.abort();
+    }
+
+    #[mcp_test]
     async fn malformed_requests_get_invalid_arguments(client: McpClient, example: &ExampleHttp) {
         let huge = "x".repeat(1 << 20);
         for (tool, args) in [
