@@ -139,11 +139,13 @@ mod companion {
 
         let resources = ok(&client, "list_resources", json!({})).await;
         assert_eq!(resources["metadata"]["total_resources"], json!(3));
+        assert_tool_snapshot!("list_resources", resources);
         let templates = ok(&client, "list_resource_templates", json!({})).await;
         assert_eq!(
             templates["resource_templates"][0]["uriTemplate"],
             json!("example://greeting/{name}")
         );
+        assert_tool_snapshot!("list_resource_templates", templates);
         let text = ok(
             &client,
             "read_resource",
@@ -163,9 +165,11 @@ mod companion {
         assert_eq!(logo["mimeType"], json!("image/png"));
         assert!(logo["blob"].as_str().is_some_and(|b| !b.is_empty()));
         assert_eq!(blob["metadata"]["content_size"], logo["size"]);
+        assert_tool_snapshot!("read_resource_blob", blob);
 
         let prompts = ok(&client, "list_prompts", json!({})).await;
         assert_eq!(prompts["metadata"]["total_prompts"], json!(2));
+        assert_tool_snapshot!("list_prompts", prompts);
         let prompt = ok(
             &client,
             "get_prompt",
@@ -182,10 +186,13 @@ mod companion {
         )
         .await;
         assert_eq!(completion["completion"]["values"], json!(["formal"]));
+        assert_tool_snapshot!("complete", completion);
         let ping = ok(&client, "ping", json!({})).await;
         assert!(ping["ping"]["round_trip_ms"].is_u64());
+        assert_tool_snapshot!("ping", ping);
 
-        ok(&client, "set_logging_level", json!({"level": "debug"})).await;
+        let level = ok(&client, "set_logging_level", json!({"level": "debug"})).await;
+        assert_tool_snapshot!("set_logging_level", level);
         ok(
             &client,
             "call_tool",
@@ -201,6 +208,7 @@ mod companion {
             .unwrap_or_else(|| panic!("no log message in {notifications}"));
         assert_eq!(logged["params"]["data"], json!("disk almost full"));
         assert!(is_iso_timestamp(&logged["received_at"]));
+        assert_tool_snapshot!("get_notifications", notifications);
         let again = ok(&client, "get_notifications", json!({})).await;
         assert_eq!(again["metadata"]["count"], json!(0), "already shown");
 
@@ -210,6 +218,9 @@ mod companion {
         assert_eq!(status["statistics"]["resources_read"], json!(2));
         assert_eq!(status["statistics"]["prompts_retrieved"], json!(1));
         assert!(status["connection_details"]["server_info"]["capabilities"]["tools"].is_object());
+        assert_tool_snapshot!("get_connection_status", status);
+        let connections = ok(&client, "list_connections", json!({})).await;
+        assert_tool_snapshot!("list_connections", connections);
 
         let disconnected = ok(&client, "disconnect", json!({})).await;
         assert!(is_iso_timestamp(
@@ -292,13 +303,15 @@ mod companion {
                 .unwrap()
                 .contains(&json!("echo"))
         );
-        fails(
+        assert_tool_snapshot!("error_tool_not_found", unknown);
+        let missing = fails(
             &client,
             "read_resource",
             json!({"uri": "example://nope"}),
             "resource_not_found",
         )
         .await;
+        assert_tool_snapshot!("error_resource_not_found", missing);
         fails(
             &client,
             "get_prompt",
@@ -344,6 +357,7 @@ mod companion {
         .await;
         assert_eq!(failed["tool_call"]["result"]["isError"], json!(true));
         assert_eq!(failed["tool_call"]["execution"]["success"], json!(false));
+        assert_tool_snapshot!("error_execution_error", failed);
 
         let slow = fails(
             &client,
