@@ -49,7 +49,7 @@ async fn open(
 ) -> Result<Connection> {
     match target {
         Target::StreamableHttp { url, http } => {
-            let transport = streamable_http::transport(&url, &http)?;
+            let transport = streamable_http::transport(&url, &http, diagnostics)?;
             handshake(harness, transport, Owned::Nothing, description, diagnostics).await
         }
         Target::Sse { url, http } => {

@@ -267,7 +267,7 @@ impl McpClient {
 
     /// Sends any request and returns the result as JSON: the escape hatch for methods
     /// this client has no typed call for. The result is decoded by rmcp and re-encoded, so
-    /// it is in rmcp's canonical form.
+    /// it is in rmcp's canonical form; [`request_raw`](Self::request_raw) keeps it as sent.
     pub async fn request(&self, method: &str, params: Value) -> Result<Value> {
         let params = match params {
             Value::Null => None,
@@ -275,6 +275,72 @@ impl McpClient {
         };
         let request = ClientRequest::CustomRequest(CustomRequest::new(method, params));
         self.send(request, method, "").await
+    }
+
+    /// Sends any request and returns its result exactly as the server sent it: fields the
+    /// protocol's schema does not name (a tool's `testMetadata`, say) are kept, numbers are
+    /// as written. Over streamable HTTP a response sent as a plain JSON body (rather than an
+    /// SSE event) can only be had as rmcp re-encodes it, as [`request`](Self::request) does.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcp_assured::McpClient) -> mcp_assured::Result<()> {
+    /// let page = client.request_raw("tools/list", serde_json::json!({})).await?;
+    /// let metadata = &page["tools"][0]["testMetadata"];
+    /// # Ok(()) }
+    /// ```
+    pub async fn request_raw(&self, method: &str, params: Value) -> Result<Value> {
+        let params = match params {
+            Value::Null => None,
+            other => Some(other),
+        };
+        let raw = &self.diagnostics().raw;
+        let _wanted = raw.want();
+        let request = ClientRequest::CustomRequest(CustomRequest::new(method, params));
+        let pending: PendingRequest<Value> = self.start(request, method, "").await?;
+        let id = serde_json::to_value(pending.request_id())
+            .map(|id| id.to_string())
+            .unwrap_or_default();
+        let decoded = pending.result().await?;
+        Ok(raw
+            .take(&id)
+            .and_then(|mut response| response.get_mut("result").map(Value::take))
+            .unwrap_or(decoded))
+    }
+
+    /// `tools/list` through every page, each tool exactly as the server sent it (see
+    /// [`request_raw`](Self::request_raw)).
+    pub async fn list_tools_json(&self) -> Result<Vec<Value>> {
+        let mut tools = Vec::new();
+        let mut cursor: Option<String> = None;
+        let mut seen_cursors = std::collections::HashSet::new();
+        for _ in 0..MAX_PAGES {
+            let params = match &cursor {
+                Some(cursor) => serde_json::json!({ "cursor": cursor }),
+                None => serde_json::json!({}),
+            };
+            let mut page = self.request_raw("tools/list", params).await?;
+            if let Some(Value::Array(items)) = page.get_mut("tools").map(Value::take) {
+                tools.extend(items);
+            }
+            match page.get("nextCursor").and_then(Value::as_str) {
+                Some(next) if seen_cursors.insert(next.to_owned()) => {
+                    cursor = Some(next.to_owned())
+                }
+                Some(next) => {
+                    return Err(Error::UnexpectedResponse {
+                        method: "tools/list".into(),
+                        detail: format!(
+                            "the server sent the cursor {next:?} twice: its pages loop"
+                        ),
+                    });
+                }
+                None => return Ok(tools),
+            }
+        }
+        Err(Error::UnexpectedResponse {
+            method: "tools/list".into(),
+            detail: format!("more than {MAX_PAGES} pages"),
+        })
     }
 
     /// Sends any notification to the server.

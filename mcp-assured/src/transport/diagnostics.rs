@@ -29,6 +29,8 @@ pub(crate) struct Diagnostics {
     fault: Mutex<Option<Fault>>,
     stderr: Mutex<VecDeque<String>>,
     exit: Mutex<Option<watch::Receiver<Option<String>>>>,
+    /// Responses as the server sent them, while a raw request waits for one.
+    pub(crate) raw: super::raw::RawResponses,
 }
 
 impl Diagnostics {

@@ -96,7 +96,10 @@ where
                 continue;
             }
             match serde_json::from_slice(content) {
-                Ok(message) => return Some(message),
+                Ok(message) => {
+                    self.diagnostics.raw.record_bytes(content);
+                    return Some(message);
+                }
                 Err(error) => {
                     self.diagnostics.record_undecodable(content, error);
                     return None;

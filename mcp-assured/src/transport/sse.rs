@@ -172,7 +172,10 @@ impl Transport<RoleClient> for SseTransport {
                 Ok(event) if matches!(event.event.as_deref(), None | Some("message")) => {
                     let Some(data) = event.data else { continue };
                     match serde_json::from_str(&data) {
-                        Ok(message) => return Some(message),
+                        Ok(message) => {
+                            self.diagnostics.raw.record_bytes(data.as_bytes());
+                            return Some(message);
+                        }
                         Err(error) => {
                             self.diagnostics.record_undecodable(data.as_bytes(), error);
                             return None;
