@@ -151,6 +151,7 @@ mod client;
 mod error;
 pub mod fixture;
 mod secret;
+pub mod server_tests;
 pub mod snapshot;
 mod transport;
 

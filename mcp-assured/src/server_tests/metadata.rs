@@ -1,0 +1,148 @@
+//! A test tool as discovered: its `testMetadata` read leniently, with what is malformed in it
+//! noted rather than fatal.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// The prefix of test tools.
+pub const TEST_TOOL_PREFIX: &str = "mcp.test.";
+
+/// Priority when `testMetadata` gives none (3 = optional).
+const DEFAULT_PRIORITY: u64 = 3;
+/// Timeout when `testMetadata` gives none.
+pub(crate) const DEFAULT_TEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Whether a tool name follows the `mcp.test.*` convention.
+pub fn is_test_tool(name: &str) -> bool {
+    name.starts_with(TEST_TOOL_PREFIX)
+}
+
+/// A server's `mcp.test.*` tool and its metadata.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TestTool {
+    /// e.g. `mcp.test.protocol`.
+    pub name: String,
+    /// What it tests.
+    pub description: Option<String>,
+    /// `testMetadata.category`, e.g. `protocol`.
+    pub category: Option<String>,
+    /// `testMetadata.priority`: 1 critical, 2 important, 3 optional (the default).
+    pub priority: u64,
+    /// `testMetadata.timeout` (default 30 s).
+    #[serde(serialize_with = "millis")]
+    pub timeout: Duration,
+    /// The tool's input schema.
+    pub input_schema: Value,
+    /// What is wrong with its `testMetadata`; the test still runs, with defaults.
+    pub metadata_problems: Vec<String>,
+}
+
+fn millis<S: serde::Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_u64(u64::try_from(duration.as_millis()).unwrap_or(u64::MAX))
+}
+
+impl TestTool {
+    /// Reads a tool as the server sent it (see `McpClient::list_tools_json`).
+    pub fn from_json(tool: &Value) -> Option<TestTool> {
+        let name = tool.get("name")?.as_str()?;
+        if !is_test_tool(name) {
+            return None;
+        }
+        let mut problems = Vec::new();
+        let metadata = tool.get("testMetadata");
+        let field = |key: &str| metadata.and_then(|m| m.get(key));
+        match metadata {
+            None => problems.push("no testMetadata".to_owned()),
+            Some(Value::Object(_)) => {}
+            Some(other) => problems.push(format!("testMetadata is not an object: {other}")),
+        }
+        let category = match field("category") {
+            None => None,
+            Some(Value::String(category)) => Some(category.clone()),
+            Some(other) => {
+                problems.push(format!("testMetadata.category is not a string: {other}"));
+                None
+            }
+        };
+        let priority = match field("priority") {
+            None => DEFAULT_PRIORITY,
+            Some(value) => match value.as_u64() {
+                Some(priority @ 1..=3) => priority,
+                _ => {
+                    problems.push(format!(
+                        "testMetadata.priority must be 1, 2 or 3, not {value}; using {DEFAULT_PRIORITY}"
+                    ));
+                    DEFAULT_PRIORITY
+                }
+            },
+        };
+        let timeout = match field("timeout") {
+            None => DEFAULT_TEST_TIMEOUT,
+            Some(value) => match value.as_f64() {
+                Some(ms) if ms > 0.0 && ms.is_finite() => Duration::from_secs_f64(ms / 1000.0),
+                _ => {
+                    problems.push(format!(
+                        "testMetadata.timeout must be a positive number of milliseconds, not {value}; using {} ms",
+                        DEFAULT_TEST_TIMEOUT.as_millis()
+                    ));
+                    DEFAULT_TEST_TIMEOUT
+                }
+            },
+        };
+        Some(TestTool {
+            name: name.to_owned(),
+            description: tool
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            category,
+            priority,
+            timeout,
+            input_schema: tool.get("inputSchema").cloned().unwrap_or(Value::Null),
+            metadata_problems: problems,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reads_metadata() {
+        let tool = TestTool::from_json(&json!({
+            "name": "mcp.test.protocol",
+            "inputSchema": {"type": "object"},
+            "testMetadata": {"category": "protocol", "priority": 1, "timeout": 5000},
+        }))
+        .unwrap();
+        assert_eq!(tool.category.as_deref(), Some("protocol"));
+        assert_eq!(tool.priority, 1);
+        assert_eq!(tool.timeout, Duration::from_secs(5));
+        assert!(tool.metadata_problems.is_empty());
+    }
+
+    #[test]
+    fn malformed_metadata_is_noted_and_defaulted() {
+        let tool = TestTool::from_json(&json!({
+            "name": "mcp.test.x",
+            "testMetadata": {"category": 7, "priority": "high", "timeout": -1},
+        }))
+        .unwrap();
+        assert_eq!((tool.priority, tool.timeout), (3, DEFAULT_TEST_TIMEOUT));
+        assert_eq!(
+            tool.metadata_problems.len(),
+            3,
+            "{:?}",
+            tool.metadata_problems
+        );
+    }
+
+    #[test]
+    fn ordinary_tools_are_not_tests() {
+        assert_eq!(TestTool::from_json(&json!({"name": "echo"})), None);
+    }
+}

@@ -1,0 +1,155 @@
+"""A small MCP server over stdio, written against the wire protocol with the standard library
+only, so it can send what SDKs will not: tools with `testMetadata` (the `mcp.test.*`
+convention), and malformed metadata and results.
+
+    python3 selftest_server.py            # the mcp.test.* suite below, plus an ordinary tool
+
+Its `mcp.test.*` tools: two that pass (one needs an `echo` argument), one that fails, one
+whose checks were all skipped, one slower than its own timeout, one with malformed
+`testMetadata`, one whose result is not a TestResult, and one that answers with a tool error.
+"""
+
+import json
+import sys
+import threading
+import time
+
+PROTOCOL = "2025-11-25"
+OUT = threading.Lock()
+
+
+def send(message):
+    with OUT:
+        sys.stdout.write(json.dumps(message) + "\n")
+        sys.stdout.flush()
+
+
+def text(payload, is_error=False):
+    body = payload if isinstance(payload, str) else json.dumps(payload)
+    result = {"content": [{"type": "text", "text": body}], "isError": is_error}
+    if not isinstance(payload, str):
+        result["structuredContent"] = payload
+    return result
+
+
+def test_tool(name, description, category, priority, timeout, properties=None, required=None):
+    schema = {"type": "object", "properties": properties or {}}
+    if required:
+        schema["required"] = required
+    return {
+        "name": name,
+        "description": description,
+        "inputSchema": schema,
+        "testMetadata": {"category": category, "priority": priority, "timeout": timeout},
+    }
+
+
+TOOLS = [
+    {
+        "name": "echo",
+        "description": "Echoes `message`.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"message": {"type": "string"}},
+            "required": ["message"],
+        },
+    },
+    test_tool("mcp.test.tools.failing", "A tool check that fails.", "tools", 2, 5000),
+    test_tool("mcp.test.capabilities", "The server's capabilities are consistent.", "protocol", 1, 5000),
+    test_tool(
+        "mcp.test.protocol",
+        "Echoes `echo` back through the protocol.",
+        "protocol",
+        1,
+        5000,
+        {"echo": {"type": "string"}},
+        ["echo"],
+    ),
+    test_tool("mcp.test.resources.skipped", "Resource checks (none apply).", "resources", 3, 5000),
+    test_tool("mcp.test.custom.slow", "Takes longer than its timeout.", "custom", 2, 200),
+    {
+        "name": "mcp.test.custom.bad_metadata",
+        "description": "Malformed testMetadata.",
+        "inputSchema": {"type": "object"},
+        "testMetadata": {"category": 7, "priority": "high", "timeout": -1},
+    },
+    test_tool("mcp.test.custom.bad_result", "Answers with something that is not a TestResult.", "custom", 3, 5000),
+    test_tool("mcp.test.custom.tool_error", "Answers with isError.", "custom", 3, 5000),
+]
+
+
+def call_tool(name, arguments):
+    started = time.monotonic()
+
+    def done(success, message, passed=(), failed=(), skipped=()):
+        return text(
+            {
+                "success": success,
+                "message": message,
+                "details": {"passed": list(passed), "failed": list(failed), "skipped": list(skipped)},
+                "duration": round((time.monotonic() - started) * 1000, 3),
+            }
+        )
+
+    if name == "echo":
+        return text(arguments.get("message", ""))
+    if name == "mcp.test.capabilities":
+        return done(True, "tools capability works", passed=["tools/list answers", "tools/call answers"])
+    if name == "mcp.test.protocol":
+        echoed = arguments.get("echo")
+        if not isinstance(echoed, str):
+            return done(False, "no echo argument", failed=["echo is a string"])
+        return done(True, f"echoed {echoed!r}", passed=["echo round trip"])
+    if name == "mcp.test.tools.failing":
+        return done(False, "1 of 2 checks failed", passed=["echo answers"], failed=["echo trims whitespace"])
+    if name == "mcp.test.resources.skipped":
+        return done(True, "no resources to check", skipped=["resources/list", "resources/read"])
+    if name == "mcp.test.custom.slow":
+        time.sleep(3)
+        return done(True, "finally")
+    if name == "mcp.test.custom.bad_metadata":
+        return done(True, "ran despite its metadata", passed=["ran"])
+    if name == "mcp.test.custom.bad_result":
+        return text("All good!")
+    if name == "mcp.test.custom.tool_error":
+        return text("the test harness inside the server crashed", is_error=True)
+    return None
+
+
+def handle(message):
+    method = message.get("method")
+    ident = message.get("id")
+    if ident is None:
+        return  # a notification
+    params = message.get("params") or {}
+    if method == "initialize":
+        send({"jsonrpc": "2.0", "id": ident, "result": {
+            "protocolVersion": PROTOCOL,
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "selftest-server", "version": "1.0.0"},
+        }})
+    elif method == "ping":
+        send({"jsonrpc": "2.0", "id": ident, "result": {}})
+    elif method == "tools/list":
+        send({"jsonrpc": "2.0", "id": ident, "result": {"tools": TOOLS}})
+    elif method == "tools/call":
+        result = call_tool(params.get("name"), params.get("arguments") or {})
+        if result is None:
+            send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32602, "message": f"Unknown tool: {params.get('name')}"}})
+        else:
+            send({"jsonrpc": "2.0", "id": ident, "result": result})
+    else:
+        send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": f"Method not found: {method}"}})
+
+
+def main():
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        message = json.loads(line)
+        # Each request on a thread of its own, so a slow test does not hold up the next.
+        threading.Thread(target=handle, args=(message,), daemon=True).start()
+
+
+if __name__ == "__main__":
+    main()

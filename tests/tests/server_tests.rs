@@ -1,0 +1,110 @@
+//! The `mcp.test.*` convention against a server that has passing, failing, skipped, slow and
+//! malformed test tools (`tests/peers/selftest_server.py`, written against the wire protocol
+//! so it can send `testMetadata`, which SDKs drop).
+
+use std::time::Duration;
+
+use mcp_assured::{
+    McpClient, mcp_test,
+    server_tests::{TestStatus, is_test_tool},
+};
+use serde_json::json;
+
+const SELFTEST_SERVER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/peers/selftest_server.py");
+
+#[mcp_test(server = command("python3", SELFTEST_SERVER), timeout = "30s")]
+mod selftest_server {
+    use super::*;
+
+    #[mcp_test]
+    async fn discovers_test_tools_in_priority_order(client: McpClient) {
+        let tests = client.server_test_tools().await.unwrap();
+        let order: Vec<(&str, u64)> = tests
+            .iter()
+            .map(|t| (t.name.as_str(), t.priority))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                ("mcp.test.capabilities", 1),
+                ("mcp.test.protocol", 1),
+                ("mcp.test.custom.slow", 2),
+                ("mcp.test.tools.failing", 2),
+                ("mcp.test.custom.bad_metadata", 3),
+                ("mcp.test.custom.bad_result", 3),
+                ("mcp.test.custom.tool_error", 3),
+                ("mcp.test.resources.skipped", 3),
+            ]
+        );
+        let slow = &tests[2];
+        assert_eq!(slow.timeout, Duration::from_millis(200));
+        assert_eq!(slow.category.as_deref(), Some("custom"));
+        let production = client.list_tools_excluding_tests().await.unwrap();
+        assert_eq!(production.len(), 1);
+        assert_eq!(production[0].name, "echo");
+        assert!(!is_test_tool(&production[0].name));
+    }
+
+    #[mcp_test]
+    async fn runs_every_test_and_judges_each(client: McpClient) {
+        let report = client.run_server_tests().await.unwrap();
+        let status = |name: &str| report.outcome(name).unwrap().status;
+        assert_eq!(status("mcp.test.capabilities"), TestStatus::Passed);
+        assert_eq!(status("mcp.test.protocol"), TestStatus::Passed);
+        assert_eq!(status("mcp.test.tools.failing"), TestStatus::Failed);
+        assert_eq!(status("mcp.test.resources.skipped"), TestStatus::Skipped);
+        assert_eq!(status("mcp.test.custom.slow"), TestStatus::Failed);
+        assert_eq!(status("mcp.test.custom.bad_result"), TestStatus::Failed);
+        assert_eq!(status("mcp.test.custom.tool_error"), TestStatus::Failed);
+        // Malformed metadata is reported, and the test still runs (with defaults).
+        let bad_metadata = report.outcome("mcp.test.custom.bad_metadata").unwrap();
+        assert_eq!(bad_metadata.status, TestStatus::Passed);
+        assert_eq!(
+            bad_metadata.problems.len(),
+            3,
+            "{:?}",
+            bad_metadata.problems
+        );
+        assert_eq!(
+            (report.passed(), report.failed(), report.skipped()),
+            (3, 4, 1)
+        );
+        assert!(!report.is_success());
+
+        // Arguments come from the input schema.
+        let protocol = report.outcome("mcp.test.protocol").unwrap();
+        assert_eq!(protocol.arguments, json!({"echo": "mcp-assured"}));
+        assert_eq!(protocol.reason, "echoed 'mcp-assured'");
+        // The slow test is cut at its own timeout, not the client's.
+        let slow = report.outcome("mcp.test.custom.slow").unwrap();
+        assert!(slow.elapsed < Duration::from_secs(2), "{:?}", slow.elapsed);
+        assert!(
+            slow.reason.starts_with("no answer within 200 ms"),
+            "{}",
+            slow.reason
+        );
+        let failing = report.outcome("mcp.test.tools.failing").unwrap();
+        assert_eq!(
+            failing.reason,
+            "1 of 2 checks failed (failed: echo trims whitespace)"
+        );
+        let bad_result = report.outcome("mcp.test.custom.bad_result").unwrap();
+        assert_eq!(
+            bad_result.reason,
+            "the result is not a TestResult: \"All good!\""
+        );
+
+        // The run went on after the failures, and the server still answers.
+        client.ping().await.unwrap();
+        let text = report.to_string();
+        assert!(text.ends_with("3 passed, 4 failed, 1 skipped"), "{text}");
+        assert!(
+            text.starts_with("PASS mcp.test.capabilities (protocol, priority 1, "),
+            "{text}"
+        );
+        assert!(
+            text.contains("     ! testMetadata.priority must be 1, 2 or 3, not \"high\"; using 3"),
+            "{text}"
+        );
+    }
+}
