@@ -57,6 +57,7 @@ mod companion {
                 "complete",
                 "set_logging_level",
                 "get_notifications",
+                "run_server_tests",
             ]
         );
         assert_tool_snapshot!("companion_tools", tools);
@@ -402,6 +403,38 @@ mod companion {
         )
         .await;
         assert_eq!(hung["error"]["details"]["stderr_tail"], json!("waiting"));
+    }
+
+    #[mcp_test]
+    async fn runs_the_servers_own_tests(client: McpClient) {
+        let script = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/peers/selftest_server.py"
+        );
+        ok(
+            &client,
+            "connect_to_server",
+            json!({"command": "python3", "args": [script]}),
+        )
+        .await;
+        let run = ok(&client, "run_server_tests", json!({})).await;
+        assert_eq!(
+            run["summary"],
+            json!({"total": 8, "passed": 3, "failed": 4, "skipped": 1, "all_passed": false})
+        );
+        let tests = run["tests"].as_array().unwrap();
+        assert_eq!(tests[0]["tool"]["name"], json!("mcp.test.capabilities"));
+        assert_eq!(tests[0]["status"], json!("passed"));
+        assert_eq!(
+            tests[0]["result"]["details"]["passed"],
+            json!(["tools/list answers", "tools/call answers"])
+        );
+        assert!(
+            run["report"]
+                .as_str()
+                .unwrap()
+                .ends_with("3 passed, 4 failed, 1 skipped")
+        );
     }
 
     #[mcp_test]

@@ -8,6 +8,7 @@ mod misc;
 mod notifications;
 mod prompts;
 mod resources;
+mod server_tests;
 mod tool_list;
 
 use std::{sync::Arc, time::Instant};
@@ -41,6 +42,7 @@ pub(crate) fn definitions() -> Vec<Tool> {
         misc::complete_definition(),
         misc::set_logging_level_definition(),
         notifications::definition(),
+        server_tests::definition(),
     ]
 }
 
@@ -72,6 +74,7 @@ pub(crate) async fn call(
         misc::COMPLETE => misc::complete(call).await,
         misc::SET_LOGGING_LEVEL => misc::set_logging_level(call).await,
         notifications::NAME => notifications::handle_call(call).await,
+        server_tests::NAME => server_tests::handle_call(call).await,
         _ => return None,
     })
 }

@@ -1,0 +1,61 @@
+//! `run_server_tests`: the server's own `mcp.test.*` tools, run and judged.
+
+use mcp_assured::model::Tool;
+use serde_json::json;
+
+use super::{Call, ConnectionOnly, define};
+use crate::companion::{
+    answer::Answer,
+    clock::{iso, now},
+    errors::{Operation, classify, details},
+};
+
+pub(crate) const NAME: &str = "run_server_tests";
+
+pub(crate) fn definition() -> Tool {
+    define::<ConnectionOnly>(
+        NAME,
+        "Runs the connected server's own test tools (the mcp.test.* convention): discovers \
+         them with their testMetadata, runs them by priority each under its own timeout with \
+         arguments made from its input schema, and reports every test's status (passed, \
+         failed, skipped), message, passed/failed/skipped checks, durations and any malformed \
+         metadata or result, plus the totals.",
+        false,
+    )
+}
+
+pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
+    let args: ConnectionOnly = match call.parse(NAME) {
+        Ok(args) => args,
+        Err(answer) => return answer,
+    };
+    let connection = match call.connection(args.connection.as_deref()).await {
+        Ok(connection) => connection,
+        Err(answer) => return answer,
+    };
+    let started_at = now();
+    let answer = call.answer().connection(&connection);
+    let answer = match connection.client.run_server_tests().await {
+        Ok(report) => answer
+            .field("tests", json!(report.outcomes))
+            .field(
+                "summary",
+                json!({
+                    "total": report.outcomes.len(),
+                    "passed": report.passed(),
+                    "failed": report.failed(),
+                    "skipped": report.skipped(),
+                    "all_passed": report.is_success(),
+                }),
+            )
+            .field("report", report.to_string())
+            .meta("started_at", iso(started_at))
+            .meta("completed_at", iso(now())),
+        Err(error) => answer.error(
+            classify(&error, Operation::Other),
+            format!("could not list the server's test tools: {error}"),
+            details(&error),
+        ),
+    };
+    answer.counted(&connection)
+}
