@@ -147,6 +147,7 @@
 //! the exact line of a server that printed junk on stdout.
 
 pub mod assert;
+pub mod checks;
 mod client;
 mod error;
 pub mod fixture;

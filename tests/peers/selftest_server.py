@@ -3,6 +3,7 @@ only, so it can send what SDKs will not: tools with `testMetadata` (the `mcp.tes
 convention), and malformed metadata and results.
 
     python3 selftest_server.py            # the mcp.test.* suite below, plus an ordinary tool
+    python3 selftest_server.py --broken   # a server that breaks the protocol checks
 
 Its `mcp.test.*` tools: two that pass (one needs an `echo` argument), one that fails, one
 whose checks were all skipped, one slower than its own timeout, one with malformed
@@ -116,7 +117,74 @@ def call_tool(name, arguments):
     return None
 
 
+# --broken: each of these breaks one protocol check, for a reason the check must name.
+BROKEN_TOOLS = [
+    {"name": "good", "description": "Fine.", "inputSchema": {"type": "object"}},
+    {"name": "good", "description": "The same name again.", "inputSchema": {"type": "object"}},
+    {"name": "has space", "description": "Not a valid name.", "inputSchema": {"type": "object"}},
+    {"name": "bad_schema", "description": "Its schema is not one.", "inputSchema": {"type": "objekt"}},
+    {
+        "name": "loose",
+        "description": "Requires `count` but accepts anything.",
+        "inputSchema": {"type": "object", "properties": {"count": {"type": "integer"}}, "required": ["count"]},
+    },
+    {
+        "name": "shaped",
+        "description": "Promises an integer `n`, returns a string.",
+        "inputSchema": {"type": "object"},
+        "outputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]},
+    },
+]
+
+
+def handle_broken(message):
+    method = message.get("method")
+    ident = message.get("id")
+    if ident is None:
+        return
+    params = message.get("params") or {}
+
+    def reply(result):
+        send({"jsonrpc": "2.0", "id": ident, "result": result})
+
+    def error(code, text):
+        send({"jsonrpc": "2.0", "id": ident, "error": {"code": code, "message": text}})
+
+    if method == "initialize":
+        reply({
+            "protocolVersion": PROTOCOL,
+            # Prompts are advertised; their listing loops.
+            "capabilities": {"tools": {}, "resources": {}, "prompts": {}},
+            "serverInfo": {"name": "broken-server", "version": "0.0.1"},
+        })
+    elif method == "ping":
+        reply({})
+    elif method == "tools/list":
+        reply({"tools": BROKEN_TOOLS})
+    elif method == "tools/call":
+        name = params.get("name")
+        if name == "shaped":
+            reply(text({"n": "one"}))
+        elif name in {tool["name"] for tool in BROKEN_TOOLS}:
+            reply(text("ok"))
+        else:
+            # Wrong: an unknown tool is a protocol error (-32602), not a tool error.
+            reply(text(f"no tool {name}", is_error=True))
+    elif method == "resources/list":
+        reply({"resources": []})
+    elif method == "resources/read":
+        # Wrong: an unknown resource is -32002.
+        error(-32602, "no such resource")
+    elif method == "prompts/list":
+        reply({"prompts": [], "nextCursor": "again"})
+    else:
+        # Wrong: an unknown method is -32601.
+        error(-32603, f"cannot handle {method}")
+
+
 def handle(message):
+    if BROKEN:
+        return handle_broken(message)
     method = message.get("method")
     ident = message.get("id")
     if ident is None:
@@ -150,6 +218,8 @@ def main():
         # Each request on a thread of its own, so a slow test does not hold up the next.
         threading.Thread(target=handle, args=(message,), daemon=True).start()
 
+
+BROKEN = "--broken" in sys.argv[1:]
 
 if __name__ == "__main__":
     main()

@@ -5,7 +5,9 @@
 use std::time::Duration;
 
 use mcp_assured::{
-    McpClient, mcp_test,
+    McpClient,
+    checks::{CheckOptions, CheckStatus},
+    mcp_test,
     server_tests::{TestStatus, is_test_tool},
 };
 use serde_json::json;
@@ -107,4 +109,70 @@ mod selftest_server {
             "{text}"
         );
     }
+}
+
+/// Each protocol check fails on the broken server, for the reason it breaks.
+#[mcp_test(server = command("python3", SELFTEST_SERVER, "--broken"), timeout = "30s")]
+async fn every_check_fails_on_the_broken_server_for_its_reason(client: McpClient) {
+    let options = CheckOptions::default().tool_arguments("shaped", json!({}));
+    let report = client.check_with(&options).await;
+    let failure = |name: &str| {
+        let check = report
+            .check(name)
+            .unwrap_or_else(|| panic!("no check {name} in\n{report}"));
+        assert_eq!(
+            check.status,
+            CheckStatus::Failed,
+            "{name} should fail:\n{report}"
+        );
+        check.reason.clone()
+    };
+    assert!(failure("pagination.prompts").contains("the cursor \"again\" came back on page 2"));
+    let names = failure("tools.names");
+    assert!(
+        names.contains("\"has space\" is not 1–128 characters"),
+        "{names}"
+    );
+    assert!(names.contains("\"good\" is listed twice"), "{names}");
+    let schemas = failure("tools.input_schemas");
+    assert!(
+        schemas.starts_with("`bad_schema`: inputSchema must have \"type\": \"object\""),
+        "{schemas}"
+    );
+    assert!(
+        schemas.contains("`bad_schema`: inputSchema is not a valid JSON Schema"),
+        "{schemas}"
+    );
+    assert!(
+        failure("errors.unknown_tool")
+            .starts_with("answered with a tool error (isError) instead of JSON-RPC -32602")
+    );
+    assert!(failure("errors.unknown_resource").starts_with("expected JSON-RPC -32002, got:"));
+    assert!(failure("errors.unknown_method").contains("-32603"));
+    assert!(
+        failure("tools.structured_output")
+            .starts_with("`shaped`: structuredContent violates its outputSchema")
+    );
+    let loose = failure("tools.invalid_arguments");
+    assert!(
+        loose.contains("`loose` accepted {} (without required `count`)"),
+        "{loose}"
+    );
+    assert!(loose.contains("(with a wrong type for `count`)"), "{loose}");
+    // What the server gets right still passes.
+    for passing in [
+        "initialize",
+        "ping",
+        "capabilities.tools",
+        "capabilities.resources",
+        "pagination.tools",
+    ] {
+        assert_eq!(
+            report.check(passing).unwrap().status,
+            CheckStatus::Passed,
+            "{passing}:\n{report}"
+        );
+    }
+    let text = report.to_string();
+    assert!(text.ends_with("8 passed, 8 failed, 0 skipped"), "{text}");
 }

@@ -1,0 +1,515 @@
+//! Built-in protocol checks: does the server do what MCP asks of every server?
+//!
+//! ```no_run
+//! # async fn demo(client: mcp_assured::McpClient) -> mcp_assured::Result<()> {
+//! let report = client.check().await;
+//! println!("{report}"); // PASS/FAIL/SKIP per check, then "N passed, N failed, N skipped"
+//! assert!(report.is_success(), "{report}");
+//! # Ok(()) }
+//! ```
+//!
+//! The checks: `initialize` (a protocol version and server name), `ping`, capability
+//! consistency for tools, resources and prompts (advertised ⇒ listing works; not
+//! advertised ⇒ refused with -32601), `pagination.*` (cursors end, no item twice),
+//! `tools.names` (unique, 1–128 of `A-Za-z0-9_-.`), `tools.input_schemas` and
+//! `tools.output_schemas` (valid JSON Schemas of type object), `errors.unknown_tool`
+//! (-32602), `errors.unknown_resource` (-32002), `errors.unknown_method` (-32601),
+//! `tools.structured_output` (with arguments you give, structuredContent validates against
+//! the output schema) and `tools.invalid_arguments` (a missing required field and a wrong
+//! type are refused, not accepted, crashed on or hung on).
+
+mod report;
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde_json::{Value, json};
+
+pub use self::report::{Check, CheckReport, CheckStatus};
+use crate::{
+    Error, McpClient, code,
+    server_tests::{is_test_tool, valid_object},
+};
+
+/// How many pages a listing may have before the pagination check gives up.
+const MAX_PAGES: usize = 1000;
+
+/// What the checks need from you: arguments for the tools whose structured output should
+/// be checked.
+#[derive(Debug, Clone, Default)]
+pub struct CheckOptions {
+    tool_arguments: BTreeMap<String, Value>,
+}
+
+impl CheckOptions {
+    /// Calls `tool` with `arguments` in `tools.structured_output`.
+    #[must_use]
+    pub fn tool_arguments(mut self, tool: impl Into<String>, arguments: Value) -> Self {
+        self.tool_arguments.insert(tool.into(), arguments);
+        self
+    }
+}
+
+/// A listing: its method, the result key of its items, what identifies an item.
+struct Listing {
+    capability: &'static str,
+    method: &'static str,
+    items: &'static str,
+    id: &'static str,
+}
+
+const LISTINGS: [Listing; 3] = [
+    Listing {
+        capability: "tools",
+        method: "tools/list",
+        items: "tools",
+        id: "name",
+    },
+    Listing {
+        capability: "resources",
+        method: "resources/list",
+        items: "resources",
+        id: "uri",
+    },
+    Listing {
+        capability: "prompts",
+        method: "prompts/list",
+        items: "prompts",
+        id: "name",
+    },
+];
+
+impl McpClient {
+    /// Runs the protocol checks with no tool arguments; see the [module docs](crate::checks).
+    pub async fn check(&self) -> CheckReport {
+        self.check_with(&CheckOptions::default()).await
+    }
+
+    /// Runs the protocol checks.
+    pub async fn check_with(&self, options: &CheckOptions) -> CheckReport {
+        let mut report = CheckReport::default();
+        check_initialize(self, &mut report);
+        match self.ping().await {
+            Ok(()) => report.pass("ping", "answered"),
+            Err(error) => report.fail("ping", format!("failed: {error}")),
+        }
+        let mut tools = None;
+        for listing in &LISTINGS {
+            let items = check_listing(self, listing, &mut report).await;
+            if listing.capability == "tools" {
+                tools = items;
+            }
+        }
+        match &tools {
+            Some(tools) => {
+                check_tool_names(tools, &mut report);
+                check_schemas(tools, "inputSchema", "tools.input_schemas", &mut report);
+                check_schemas(tools, "outputSchema", "tools.output_schemas", &mut report);
+            }
+            None => {
+                for name in ["tools.names", "tools.input_schemas", "tools.output_schemas"] {
+                    report.skip(name, "no tools to check");
+                }
+            }
+        }
+        check_unknown_tool(self, tools.is_some(), &mut report).await;
+        check_unknown_resource(self, &mut report).await;
+        check_unknown_method(self, &mut report).await;
+        check_structured_output(self, tools.as_deref(), options, &mut report).await;
+        check_invalid_arguments(self, tools.as_deref(), &mut report).await;
+        report
+    }
+}
+
+fn check_initialize(client: &McpClient, report: &mut CheckReport) {
+    let info = client.server_info();
+    let known = rmcp::model::ProtocolVersion::KNOWN_VERSIONS
+        .iter()
+        .any(|version| version.as_str() == info.protocol_version);
+    if info.name.is_empty() {
+        report.fail("initialize", "serverInfo.name is empty");
+    } else if !known {
+        report.fail(
+            "initialize",
+            format!("unknown protocol version {:?}", info.protocol_version),
+        );
+    } else {
+        report.pass(
+            "initialize",
+            format!(
+                "{} {} on protocol {}",
+                info.name, info.version, info.protocol_version
+            ),
+        );
+    }
+}
+
+/// `capabilities.<x>` against what listing does; then pagination. The items, if listed.
+async fn check_listing(
+    client: &McpClient,
+    listing: &Listing,
+    report: &mut CheckReport,
+) -> Option<Vec<Value>> {
+    let capabilities = json!(client.server_info().capabilities);
+    let advertised = capabilities
+        .get(listing.capability)
+        .is_some_and(|c| !c.is_null());
+    let name = format!("capabilities.{}", listing.capability);
+    let pagination = format!("pagination.{}", listing.capability);
+    let first = client.request_raw(listing.method, json!({})).await;
+    match (advertised, first) {
+        (true, Ok(_)) => report.pass(&name, format!("advertised, and {} answers", listing.method)),
+        (true, Err(error)) => {
+            report.fail(
+                &name,
+                format!("advertised, but {} failed: {error}", listing.method),
+            );
+            report.skip(&pagination, format!("{} does not answer", listing.method));
+            return None;
+        }
+        (false, Err(error)) if error.code() == Some(code::METHOD_NOT_FOUND) => {
+            report.pass(
+                &name,
+                format!(
+                    "not advertised, and {} is refused with -32601",
+                    listing.method
+                ),
+            );
+            report.skip(&pagination, "not advertised");
+            return None;
+        }
+        (false, Err(error)) => {
+            report.fail(
+                &name,
+                format!("not advertised; {} should be refused with -32601 (method not found), got: {error}", listing.method),
+            );
+            report.skip(&pagination, "not advertised");
+            return None;
+        }
+        (false, Ok(_)) => {
+            report.fail(
+                &name,
+                format!("not advertised, yet {} answers", listing.method),
+            );
+            report.skip(&pagination, "not advertised");
+            return None;
+        }
+    }
+    let (items, pages, problem) = paginate(client, listing).await;
+    match problem {
+        None => report.pass(
+            &pagination,
+            format!("{} item(s) in {pages} page(s), none twice", items.len()),
+        ),
+        Some(problem) => report.fail(&pagination, problem),
+    }
+    // The other checks look at what was listed, even when the paging went wrong.
+    (!items.is_empty() || pages > 0).then_some(items)
+}
+
+/// Every page of a listing, raw, and what is wrong with the paging: a cursor that comes
+/// back (the pages loop), an item on two pages, too many pages, a page that fails.
+async fn paginate(client: &McpClient, listing: &Listing) -> (Vec<Value>, usize, Option<String>) {
+    let mut items = Vec::new();
+    let mut earlier_pages = HashSet::new();
+    let mut cursors = HashSet::new();
+    let mut cursor: Option<String> = None;
+    for page in 1..=MAX_PAGES {
+        let params = match &cursor {
+            Some(cursor) => json!({ "cursor": cursor }),
+            None => json!({}),
+        };
+        let result = match client.request_raw(listing.method, params).await {
+            Ok(result) => result,
+            Err(error) => {
+                let problem = format!("page {page} of {} failed: {error}", listing.method);
+                return (items, page - 1, Some(problem));
+            }
+        };
+        let mut this_page = HashSet::new();
+        for item in result
+            .get(listing.items)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let id = item
+                .get(listing.id)
+                .map(Value::to_string)
+                .unwrap_or_default();
+            if earlier_pages.contains(&id) {
+                let problem = format!("{id} is listed again on page {page}");
+                return (items, page, Some(problem));
+            }
+            this_page.insert(id);
+            items.push(item.clone());
+        }
+        earlier_pages.extend(this_page);
+        match result.get("nextCursor").and_then(Value::as_str) {
+            None => return (items, page, None),
+            Some(next) if !cursors.insert(next.to_owned()) => {
+                let problem =
+                    format!("the cursor {next:?} came back on page {page}: the pages loop");
+                return (items, page, Some(problem));
+            }
+            Some(next) => cursor = Some(next.to_owned()),
+        }
+    }
+    (
+        items,
+        MAX_PAGES,
+        Some(format!("more than {MAX_PAGES} pages")),
+    )
+}
+
+/// 1 to 128 characters of `A-Z a-z 0-9 _ - .` (MCP 2025-11-25), each name once.
+fn check_tool_names(tools: &[Value], report: &mut CheckReport) {
+    let mut problems = Vec::new();
+    let mut seen = HashSet::new();
+    for tool in tools {
+        let Some(name) = tool.get("name").and_then(Value::as_str) else {
+            problems.push(format!("a tool has no string name: {tool}"));
+            continue;
+        };
+        let well_formed = (1..=128).contains(&name.len())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+        if !well_formed {
+            problems.push(format!("{name:?} is not 1–128 characters of A-Za-z0-9_-."));
+        }
+        if !seen.insert(name) {
+            problems.push(format!("{name:?} is listed twice"));
+        }
+    }
+    if problems.is_empty() {
+        report.pass(
+            "tools.names",
+            format!("{} unique, well-formed names", tools.len()),
+        );
+    } else {
+        report.fail("tools.names", problems.join("; "));
+    }
+}
+
+fn check_schemas(tools: &[Value], field: &str, name: &str, report: &mut CheckReport) {
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for tool in tools {
+        let tool_name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
+        let Some(schema) = tool.get(field) else {
+            if field == "inputSchema" {
+                problems.push(format!("`{tool_name}` has no inputSchema"));
+            }
+            continue;
+        };
+        checked += 1;
+        if schema.get("type").and_then(Value::as_str) != Some("object") {
+            problems.push(format!(
+                "`{tool_name}`: {field} must have \"type\": \"object\", has {}",
+                schema.get("type").unwrap_or(&Value::Null)
+            ));
+        }
+        if let Err(error) = jsonschema::validator_for(schema) {
+            problems.push(format!(
+                "`{tool_name}`: {field} is not a valid JSON Schema: {error}"
+            ));
+        }
+    }
+    if !problems.is_empty() {
+        report.fail(name, problems.join("; "));
+    } else if checked == 0 {
+        report.skip(name, format!("no tool has an {field}"));
+    } else {
+        report.pass(name, format!("{checked} valid schema(s) of type object"));
+    }
+}
+
+async fn check_unknown_tool(client: &McpClient, has_tools: bool, report: &mut CheckReport) {
+    const NAME: &str = "errors.unknown_tool";
+    if !has_tools {
+        report.skip(NAME, "the server has no tools");
+        return;
+    }
+    match client
+        .call_tool("mcp-assured.no-such-tool", json!({}))
+        .await
+    {
+        Err(error) if error.code() == Some(code::INVALID_PARAMS) => {
+            report.pass(NAME, "refused with -32602 (invalid params)");
+        }
+        Err(error) => report.fail(NAME, format!("expected JSON-RPC -32602, got: {error}")),
+        Ok(result) if result.is_error == Some(true) => report.fail(
+            NAME,
+            format!(
+                "answered with a tool error (isError) instead of JSON-RPC -32602; MCP 2025-11-25 \
+                 makes an unknown tool a protocol error: {}",
+                result.text()
+            ),
+        ),
+        Ok(result) => report.fail(
+            NAME,
+            format!("a tool that does not exist succeeded: {}", result.text()),
+        ),
+    }
+}
+
+async fn check_unknown_resource(client: &McpClient, report: &mut CheckReport) {
+    const NAME: &str = "errors.unknown_resource";
+    if client.server_info().capabilities.resources.is_none() {
+        report.skip(NAME, "resources are not advertised");
+        return;
+    }
+    match client.read_resource("mcp-assured://no-such-resource").await {
+        Err(error) if error.code() == Some(code::RESOURCE_NOT_FOUND) => {
+            report.pass(NAME, "refused with -32002 (resource not found)");
+        }
+        Err(error) => report.fail(NAME, format!("expected JSON-RPC -32002, got: {error}")),
+        Ok(_) => report.fail(NAME, "a resource that does not exist was read"),
+    }
+}
+
+async fn check_unknown_method(client: &McpClient, report: &mut CheckReport) {
+    const NAME: &str = "errors.unknown_method";
+    match client
+        .request("mcp-assured/no-such-method", json!({}))
+        .await
+    {
+        Err(error) if error.code() == Some(code::METHOD_NOT_FOUND) => {
+            report.pass(NAME, "refused with -32601 (method not found)");
+        }
+        Err(error) => report.fail(NAME, format!("expected JSON-RPC -32601, got: {error}")),
+        Ok(result) => report.fail(NAME, format!("an unknown method answered: {result}")),
+    }
+}
+
+async fn check_structured_output(
+    client: &McpClient,
+    tools: Option<&[Value]>,
+    options: &CheckOptions,
+    report: &mut CheckReport,
+) {
+    const NAME: &str = "tools.structured_output";
+    let with_schema: Vec<&Value> = tools
+        .into_iter()
+        .flatten()
+        .filter(|tool| tool.get("outputSchema").is_some())
+        .collect();
+    let mut problems = Vec::new();
+    let mut checked = Vec::new();
+    for tool in with_schema {
+        let name = tool["name"].as_str().unwrap_or_default();
+        let Some(arguments) = options.tool_arguments.get(name) else {
+            continue;
+        };
+        checked.push(name.to_owned());
+        match client.call_tool(name, arguments.clone()).await {
+            Ok(result) if result.is_error == Some(true) => {
+                problems.push(format!(
+                    "`{name}` failed with these arguments: {}",
+                    result.text()
+                ));
+            }
+            Ok(result) => match &result.structured_content {
+                None => problems.push(format!(
+                    "`{name}` has an outputSchema but returned no structuredContent"
+                )),
+                Some(structured) => {
+                    let violations =
+                        crate::assert::schema::violations(&tool["outputSchema"], structured);
+                    if !violations.is_empty() {
+                        let listed: Vec<String> =
+                            violations.iter().map(ToString::to_string).collect();
+                        problems.push(format!(
+                            "`{name}`: structuredContent violates its outputSchema: {}",
+                            listed.join("; ")
+                        ));
+                    }
+                }
+            },
+            Err(error) => problems.push(format!("`{name}` failed: {error}")),
+        }
+    }
+    if checked.is_empty() {
+        report.skip(
+            NAME,
+            "no arguments given for a tool with an outputSchema (CheckOptions::tool_arguments)",
+        );
+    } else if problems.is_empty() {
+        report.pass(NAME, format!("conforms: {}", checked.join(", ")));
+    } else {
+        report.fail(NAME, problems.join("; "));
+    }
+}
+
+/// For each tool with required properties: without the first one, and with it of the wrong
+/// type. Each must be refused (a JSON-RPC error or a tool error), in time, and the server
+/// must still answer afterwards.
+async fn check_invalid_arguments(
+    client: &McpClient,
+    tools: Option<&[Value]>,
+    report: &mut CheckReport,
+) {
+    const NAME: &str = "tools.invalid_arguments";
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for tool in tools.into_iter().flatten() {
+        let name = tool["name"].as_str().unwrap_or_default();
+        let schema = &tool["inputSchema"];
+        let Some(first) = schema["required"]
+            .as_array()
+            .and_then(|r| r.first())
+            .and_then(Value::as_str)
+        else {
+            continue;
+        };
+        if is_test_tool(name) {
+            continue;
+        }
+        checked += 1;
+        let valid = valid_object(schema);
+        let mut missing = valid.clone();
+        if let Some(object) = missing.as_object_mut() {
+            object.remove(first);
+        }
+        let mut wrong = valid;
+        wrong[first] = wrong_type(&schema["properties"][first]);
+        for (what, arguments) in [
+            ("without required `", missing),
+            ("with a wrong type for `", wrong),
+        ] {
+            match client.call_tool(name, arguments.clone()).await {
+                Ok(result) if result.is_error == Some(true) => {}
+                Err(Error::JsonRpc { .. }) => {}
+                Ok(_) => problems.push(format!("`{name}` accepted {arguments} ({what}{first}`)")),
+                Err(error) => problems.push(format!("`{name}` {what}{first}`: {error}")),
+            }
+        }
+    }
+    if checked == 0 {
+        report.skip(NAME, "no tool has a required argument");
+        return;
+    }
+    if let Err(error) = client.ping().await {
+        problems.push(format!("the server stopped answering afterwards: {error}"));
+    }
+    if problems.is_empty() {
+        report.pass(
+            NAME,
+            format!("{checked} tool(s) refused a missing and a wrongly typed argument"),
+        );
+    } else {
+        report.fail(NAME, problems.join("; "));
+    }
+}
+
+/// A value of another type than the property asks for.
+fn wrong_type(property: &Value) -> Value {
+    match property.get("type").and_then(Value::as_str) {
+        Some("string") => json!(12345),
+        Some("number" | "integer") => json!("not a number"),
+        Some("boolean") => json!("not a boolean"),
+        Some("array") => json!("not an array"),
+        Some("object") => json!("not an object"),
+        _ => json!({"mcp-assured": "unexpected object"}),
+    }
+}
