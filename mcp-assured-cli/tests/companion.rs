@@ -58,6 +58,7 @@ mod companion {
                 "set_logging_level",
                 "get_notifications",
                 "run_server_tests",
+                "check_server",
             ]
         );
         assert_tool_snapshot!("companion_tools", tools);
@@ -435,6 +436,39 @@ mod companion {
                 .unwrap()
                 .ends_with("3 passed, 4 failed, 1 skipped")
         );
+    }
+
+    #[mcp_test]
+    async fn checks_the_server(client: McpClient, example: &ExampleHttp) {
+        connect_http(&client, example).await;
+        let checked = ok(
+            &client,
+            "check_server",
+            json!({"tool_arguments": {"weather": {"city": "Tokyo"}}}),
+        )
+        .await;
+        assert_eq!(checked["summary"]["failed"], json!(0), "{checked}");
+        assert_eq!(checked["summary"]["skipped"], json!(0), "{checked}");
+        assert_eq!(checked["checks"][0]["name"], json!("initialize"));
+        let script = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/peers/selftest_server.py"
+        );
+        ok(
+            &client,
+            "connect_to_server",
+            json!({"command": "python3", "args": [script, "--broken"], "name": "broken"}),
+        )
+        .await;
+        let broken = ok(&client, "check_server", json!({"connection": "broken"})).await;
+        assert_eq!(broken["summary"]["all_passed"], json!(false));
+        let unknown_tool = broken["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|check| check["name"] == "errors.unknown_tool")
+            .unwrap();
+        assert_eq!(unknown_tool["status"], json!("failed"));
     }
 
     #[mcp_test]

@@ -2,6 +2,7 @@
 //! what they share: reading arguments and finding the connection to use.
 
 mod call_tool;
+mod check_server;
 mod connect;
 mod connections;
 mod misc;
@@ -43,6 +44,7 @@ pub(crate) fn definitions() -> Vec<Tool> {
         misc::set_logging_level_definition(),
         notifications::definition(),
         server_tests::definition(),
+        check_server::definition(),
     ]
 }
 
@@ -75,6 +77,7 @@ pub(crate) async fn call(
         misc::SET_LOGGING_LEVEL => misc::set_logging_level(call).await,
         notifications::NAME => notifications::handle_call(call).await,
         server_tests::NAME => server_tests::handle_call(call).await,
+        check_server::NAME => check_server::handle_call(call).await,
         _ => return None,
     })
 }

@@ -1,0 +1,76 @@
+//! `check_server`: the built-in protocol checks on a connection.
+
+use mcp_assured::{checks::CheckOptions, model::Tool};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use super::{Call, define};
+use crate::companion::{
+    answer::Answer,
+    clock::{iso, now},
+};
+
+pub(crate) const NAME: &str = "check_server";
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Args {
+    /// Which connection to check; the default one when omitted.
+    connection: Option<String>,
+    /// Arguments to call tools with, by tool name, to check that their structuredContent
+    /// validates against their outputSchema (tools without arguments here are not called
+    /// for that check).
+    #[serde(default)]
+    tool_arguments: Map<String, Value>,
+}
+
+pub(crate) fn definition() -> Tool {
+    define::<Args>(
+        NAME,
+        "Runs mcp-assured's built-in protocol checks on the connected server and reports each \
+         as passed, failed (with exactly what is wrong) or skipped (with why): initialize, \
+         ping, capability consistency and pagination of tools/resources/prompts, tool names, \
+         input and output schemas, error codes for unknown tools (-32602), resources (-32002) \
+         and methods (-32601), structured output against the output schema (for tools given \
+         in tool_arguments), and that invalid arguments are refused. It calls the server's \
+         tools with deliberately invalid arguments.",
+        false,
+    )
+}
+
+pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
+    let args: Args = match call.parse(NAME) {
+        Ok(args) => args,
+        Err(answer) => return answer,
+    };
+    let connection = match call.connection(args.connection.as_deref()).await {
+        Ok(connection) => connection,
+        Err(answer) => return answer,
+    };
+    let options = args
+        .tool_arguments
+        .into_iter()
+        .fold(CheckOptions::default(), |options, (tool, arguments)| {
+            options.tool_arguments(tool, arguments)
+        });
+    let started_at = now();
+    let report = connection.client.check_with(&options).await;
+    call.answer()
+        .connection(&connection)
+        .field("checks", json!(report.checks))
+        .field(
+            "summary",
+            json!({
+                "total": report.checks.len(),
+                "passed": report.passed(),
+                "failed": report.failed(),
+                "skipped": report.skipped(),
+                "all_passed": report.is_success(),
+            }),
+        )
+        .field("report", report.to_string())
+        .meta("started_at", iso(started_at))
+        .meta("completed_at", iso(now()))
+        .counted(&connection)
+}
