@@ -1,7 +1,10 @@
 //! `mcp-assured`: test MCP servers from an AI assistant or the shell.
 //!
 //! `mcp-assured serve` is an MCP server (stdio by default) whose tools connect to another
-//! MCP server and exercise it, answering verbosely.
+//! MCP server and exercise it, answering verbosely. `check`, `list` and `call` do the same
+//! from the shell.
+
+mod commands;
 
 use std::{net::IpAddr, process::ExitCode};
 
@@ -38,6 +41,19 @@ enum Command {
         #[arg(long, default_value = "127.0.0.1")]
         host: IpAddr,
     },
+    /// Run a server's own mcp.test.* tests and mcp-assured's protocol checks; print one line
+    /// per check and "N passed, N failed, N skipped"; exit 1 if anything failed, 2 if the
+    /// server could not be reached.
+    ///
+    /// Examples: `mcp-assured check http://127.0.0.1:8000/mcp --junit report.xml`,
+    /// `mcp-assured check -- python3 server.py`.
+    Check(commands::check::CheckArgs),
+    /// List a server's tools (with input schemas), resources, templates and prompts.
+    List(commands::list::ListArgs),
+    /// Call one tool and print its complete result as JSON; exit 1 on a tool error.
+    ///
+    /// Example: `mcp-assured call weather --arg city=London -- ./weather-server`.
+    Call(commands::call::CallArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -51,13 +67,17 @@ async fn main() -> ExitCode {
     // stdout carries the protocol over stdio: logs go to stderr only.
     tracing_subscriber::fmt()
         .with_env_filter(
-            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn")),
+            // rmcp logs a closed transport as an error of its own; the commands report it.
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn,rmcp=off")),
         )
         .with_writer(std::io::stderr)
         .with_ansi(false)
         .init();
     let cli = Cli::parse();
     let outcome = match cli.command {
+        Command::Check(args) => return commands::check::run(args).await,
+        Command::List(args) => return commands::list::run(args).await,
+        Command::Call(args) => return commands::call::run(args).await,
         Command::Serve {
             transport: Transport::Stdio,
             ..

@@ -56,7 +56,7 @@ pub struct TestOutcome {
     /// Measured by the client, request included.
     #[serde(serialize_with = "millis")]
     pub elapsed: Duration,
-    /// What is malformed in its metadata or its result.
+    /// What is malformed in its `testMetadata` (a malformed result is the `reason`).
     pub problems: Vec<String>,
 }
 
@@ -71,7 +71,7 @@ impl TestOutcome {
         answer: crate::Result<ToolResult>,
         elapsed: Duration,
     ) -> TestOutcome {
-        let mut problems = tool.metadata_problems.clone();
+        let problems = tool.metadata_problems.clone();
         let (status, reason, result) = match answer {
             Err(Error::Timeout { timeout, .. }) => (
                 TestStatus::Failed,
@@ -99,10 +99,7 @@ impl TestOutcome {
                     let (status, reason) = judge(&result);
                     (status, reason, Some(result))
                 }
-                Err(problem) => {
-                    problems.push(problem.clone());
-                    (TestStatus::Failed, problem, None)
-                }
+                Err(problem) => (TestStatus::Failed, problem, None),
             },
         };
         TestOutcome {

@@ -1,0 +1,80 @@
+//! `mcp-assured call <tool>`: one tool call, its complete result printed as JSON; exit
+//! status 1 when the result is a tool error.
+
+use std::process::ExitCode;
+
+use clap::Args;
+use serde_json::{Map, Value};
+
+use super::target::Target;
+
+#[derive(Debug, Args)]
+pub(crate) struct CallArgs {
+    /// The tool to call.
+    tool: String,
+    /// An argument, `name=value`; the value is read as JSON when it is JSON (`n=3`,
+    /// `flag=true`, `list=[1,2]`), as a string otherwise (repeatable).
+    #[arg(long = "arg", short = 'a', value_name = "NAME=VALUE")]
+    args: Vec<String>,
+    /// All the arguments as one JSON object (merged under --arg).
+    #[arg(long, value_name = "JSON")]
+    args_json: Option<String>,
+    #[command(flatten)]
+    target: Target,
+}
+
+pub(crate) async fn run(args: CallArgs) -> ExitCode {
+    let arguments = match arguments(&args) {
+        Ok(arguments) => arguments,
+        Err(error) => {
+            eprintln!("mcp-assured: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let client = match args.target.connect().await {
+        Ok(client) => client,
+        Err(error) => {
+            eprintln!("mcp-assured: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let outcome = client.call_tool(&args.tool, Value::Object(arguments)).await;
+    let _ = client.close().await;
+    match outcome {
+        Ok(result) => {
+            let failed = result.is_error == Some(true);
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&result.into_inner()).unwrap_or_default()
+            );
+            if failed {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(error) => {
+            eprintln!("mcp-assured: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn arguments(args: &CallArgs) -> Result<Map<String, Value>, String> {
+    let mut arguments = match &args.args_json {
+        Some(json) => match serde_json::from_str(json) {
+            Ok(Value::Object(object)) => object,
+            Ok(other) => return Err(format!("--args-json must be an object, not {other}")),
+            Err(error) => return Err(format!("--args-json is not JSON: {error}")),
+        },
+        None => Map::new(),
+    };
+    for pair in &args.args {
+        let (name, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("--arg {pair:?}: expected name=value"))?;
+        let value = serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_owned()));
+        arguments.insert(name.to_owned(), value);
+    }
+    Ok(arguments)
+}

@@ -1,0 +1,7 @@
+//! The one-shot commands: `check`, `list`, `call`.
+
+pub(crate) mod call;
+pub(crate) mod check;
+pub(crate) mod list;
+mod output;
+mod target;

@@ -1,0 +1,84 @@
+//! The server a one-shot command talks to: `<url>` or `-- <command> [args…]`, with headers,
+//! a bearer token, environment and a timeout.
+
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use mcp_assured::{McpAssured, McpClient};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum HttpTransport {
+    StreamableHttp,
+    Sse,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct Target {
+    /// The server: a URL (streamable HTTP; a path ending in /sse is HTTP+SSE), or, after
+    /// `--`, a command and its arguments to start and speak to over stdio.
+    #[arg(required = true, num_args = 1.., allow_hyphen_values = true, value_name = "URL | -- COMMAND ARGS")]
+    target: Vec<String>,
+    /// An HTTP header, `Name: value` (repeatable).
+    #[arg(long = "header", short = 'H', value_name = "NAME: VALUE")]
+    headers: Vec<String>,
+    /// Bearer token for HTTP servers.
+    #[arg(long, env = "MCP_ASSURED_BEARER_TOKEN", hide_env_values = true)]
+    bearer_token: Option<String>,
+    /// Force the HTTP transport instead of choosing it from the URL.
+    #[arg(long, value_enum)]
+    transport: Option<HttpTransport>,
+    /// An environment variable for a command server, `NAME=value` (repeatable).
+    #[arg(long = "env", short = 'e', value_name = "NAME=VALUE")]
+    env: Vec<String>,
+    /// Seconds each request may take.
+    #[arg(long, default_value_t = 30)]
+    timeout: u64,
+}
+
+impl Target {
+    /// The URL or command line, for reports.
+    pub(crate) fn describe(&self) -> String {
+        self.target.join(" ")
+    }
+
+    /// Connects and initializes.
+    pub(crate) async fn connect(&self) -> Result<McpClient, String> {
+        let mut builder = McpAssured::client().timeout(Duration::from_secs(self.timeout.max(1)));
+        let first = &self.target[0];
+        if first.starts_with("http://") || first.starts_with("https://") {
+            if self.target.len() > 1 {
+                return Err(format!(
+                    "a URL takes no arguments (got {:?}); for a command, put it after `--`",
+                    &self.target[1..]
+                ));
+            }
+            builder = builder.base_uri(first);
+            builder = match self.transport {
+                Some(HttpTransport::Sse) => builder.sse(),
+                Some(HttpTransport::StreamableHttp) => builder.streamable_http(),
+                None => builder,
+            };
+        } else {
+            builder = builder.command(first).args(&self.target[1..]);
+            for pair in &self.env {
+                let (name, value) = pair
+                    .split_once('=')
+                    .ok_or_else(|| format!("--env {pair:?}: expected NAME=value"))?;
+                builder = builder.env(name, value);
+            }
+        }
+        for header in &self.headers {
+            let (name, value) = header.split_once(':').ok_or_else(|| {
+                format!(
+                    "--header {:?}: expected `Name: value`",
+                    header.split(':').next().unwrap_or("")
+                )
+            })?;
+            builder = builder.header(name.trim(), value.trim());
+        }
+        if let Some(token) = &self.bearer_token {
+            builder = builder.bearer_token(token);
+        }
+        builder.build().await.map_err(|error| error.to_string())
+    }
+}
