@@ -176,3 +176,36 @@ async fn every_check_fails_on_the_broken_server_for_its_reason(client: McpClient
     let text = report.to_string();
     assert!(text.ends_with("8 passed, 8 failed, 0 skipped"), "{text}");
 }
+
+/// Our verdicts on server-everything: everything passes but two error codes, where it
+/// differs from MCP 2025-11-25 (an unknown tool answered as a tool error; an unknown
+/// resource as -32602 rather than -32002). It has no `mcp.test.*` tools.
+#[mcp_test(
+    server = command(mcp_assured_tests::peers::node(), mcp_assured_tests::peers::server_everything()),
+    transport = [stdio(args("stdio")), http(args("streamableHttp"))],
+    timeout = "120s",
+)]
+async fn server_everything_verdicts(client: McpClient) {
+    assert!(client.server_test_tools().await.unwrap().is_empty());
+    let report = client.check().await;
+    let failed: Vec<&str> = report
+        .checks
+        .iter()
+        .filter(|check| check.status == CheckStatus::Failed)
+        .map(|check| check.name.as_str())
+        .collect();
+    assert_eq!(
+        failed,
+        ["errors.unknown_tool", "errors.unknown_resource"],
+        "{report}"
+    );
+    assert!(
+        report
+            .check("errors.unknown_resource")
+            .unwrap()
+            .reason
+            .contains("JSON-RPC error -32602"),
+        "{report}"
+    );
+    assert_eq!((report.passed(), report.skipped()), (13, 1), "{report}");
+}
