@@ -60,12 +60,12 @@ fn check_reports_every_test_and_check_and_fails_when_one_fails() {
     );
     assert_eq!(
         lines.last(),
-        Some(&"13 passed, 5 failed, 6 skipped"),
+        Some(&"15 passed, 5 failed, 6 skipped"),
         "{text}"
     );
     let xml = std::fs::read_to_string(&junit).unwrap();
     let _ = std::fs::remove_file(&junit);
-    assert!(xml.contains(r#"<testsuites name="mcp-assured check" tests="24" skipped="6" failures="5" errors="0">"#), "{xml}");
+    assert!(xml.contains(r#"<testsuites name="mcp-assured check" tests="26" skipped="6" failures="5" errors="0">"#), "{xml}");
     assert!(
         xml.contains(r#"<testsuite name="server-tests" tests="8""#),
         "{xml}"
@@ -91,7 +91,7 @@ fn check_passes_on_the_example_server_and_speaks_json() {
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(
         report["summary"],
-        json!({"passed": 16, "failed": 0, "skipped": 0})
+        json!({"passed": 18, "failed": 0, "skipped": 0})
     );
     assert_eq!(report["server"]["name"], json!("mcp-assured-example"));
     assert_eq!(report["server_tests"], json!([]));

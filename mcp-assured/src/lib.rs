@@ -141,6 +141,10 @@
 //! client returned (see [`mod@assert`]); pin whole answers with insta through
 //! [`assert_mcp_snapshot!`] (see [`snapshot`]).
 //!
+//! Health checks of a whole server: [`McpClient::check`] runs 18 protocol checks (see
+//! [`checks`]) and [`McpClient::run_server_tests`] the server's own `mcp.test.*` test tools
+//! (see [`server_tests`]); `mcp-assured check` runs both from the shell.
+//!
 //! Failures are one [`Error`] type whose messages say what happened: the HTTP status and
 //! `WWW-Authenticate` challenge of a refused connection, the JSON-RPC code of a rejected
 //! request, the request that timed out, the exit status and stderr of a server that died,

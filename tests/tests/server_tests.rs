@@ -127,6 +127,11 @@ async fn every_check_fails_on_the_broken_server_for_its_reason(client: McpClient
         );
         check.reason.clone()
     };
+    for capability in ["capabilities.logging", "capabilities.completions"] {
+        assert!(
+            failure(capability).contains("should be refused with -32601 (method not found), got:")
+        );
+    }
     assert!(failure("pagination.prompts").contains("the cursor \"again\" came back on page 2"));
     let names = failure("tools.names");
     assert!(
@@ -174,7 +179,7 @@ async fn every_check_fails_on_the_broken_server_for_its_reason(client: McpClient
         );
     }
     let text = report.to_string();
-    assert!(text.ends_with("8 passed, 8 failed, 0 skipped"), "{text}");
+    assert!(text.ends_with("8 passed, 10 failed, 0 skipped"), "{text}");
 }
 
 /// Our verdicts on server-everything: everything passes but two error codes, where it
@@ -207,5 +212,5 @@ async fn server_everything_verdicts(client: McpClient) {
             .contains("JSON-RPC error -32602"),
         "{report}"
     );
-    assert_eq!((report.passed(), report.skipped()), (13, 1), "{report}");
+    assert_eq!((report.passed(), report.skipped()), (15, 1), "{report}");
 }

@@ -9,8 +9,8 @@
 //! ```
 //!
 //! The checks: `initialize` (a protocol version and server name), `ping`, capability
-//! consistency for tools, resources and prompts (advertised ⇒ listing works; not
-//! advertised ⇒ refused with -32601), `pagination.*` (cursors end, no item twice),
+//! consistency for logging, completions, tools, resources and prompts (advertised ⇒ it
+//! works; not advertised ⇒ refused with -32601), `pagination.*` (cursors end, no item twice),
 //! `tools.names` (unique, 1–128 of `A-Za-z0-9_-.`), `tools.input_schemas` and
 //! `tools.output_schemas` (valid JSON Schemas of type object), `errors.unknown_tool`
 //! (-32602), `errors.unknown_resource` (-32002), `errors.unknown_method` (-32601),
@@ -92,6 +92,8 @@ impl McpClient {
             Ok(()) => report.pass("ping", "answered"),
             Err(error) => report.fail("ping", format!("failed: {error}")),
         }
+        check_logging(self, &mut report).await;
+        check_completions(self, &mut report).await;
         let mut tools = None;
         for listing in &LISTINGS {
             let items = check_listing(self, listing, &mut report).await;
@@ -140,6 +142,54 @@ fn check_initialize(client: &McpClient, report: &mut CheckReport) {
                 info.name, info.version, info.protocol_version
             ),
         );
+    }
+}
+
+/// `capabilities.logging`: advertised ⇒ `logging/setLevel` works; not ⇒ refused with -32601.
+async fn check_logging(client: &McpClient, report: &mut CheckReport) {
+    const NAME: &str = "capabilities.logging";
+    let advertised = client.server_info().capabilities.logging.is_some();
+    let answer = client
+        .request("logging/setLevel", json!({"level": "info"}))
+        .await;
+    match (advertised, answer) {
+        (true, Ok(_)) => report.pass(NAME, "advertised, and logging/setLevel works"),
+        (true, Err(error)) => report.fail(NAME, format!("advertised, but logging/setLevel failed: {error}")),
+        (false, Err(error)) if error.code() == Some(code::METHOD_NOT_FOUND) => {
+            report.pass(NAME, "not advertised, and logging/setLevel is refused with -32601");
+        }
+        (false, Err(error)) => report.fail(
+            NAME,
+            format!("not advertised; logging/setLevel should be refused with -32601 (method not found), got: {error}"),
+        ),
+        (false, Ok(_)) => report.fail(NAME, "not advertised, yet logging/setLevel answers"),
+    }
+}
+
+/// `capabilities.completions`: advertised ⇒ `completion/complete` answers (an unknown prompt
+/// may be refused with -32602); not ⇒ refused with -32601.
+async fn check_completions(client: &McpClient, report: &mut CheckReport) {
+    const NAME: &str = "capabilities.completions";
+    let advertised = client.server_info().capabilities.completions.is_some();
+    let request = json!({
+        "ref": {"type": "ref/prompt", "name": "mcp-assured-no-such-prompt"},
+        "argument": {"name": "x", "value": ""},
+    });
+    let answer = client.request("completion/complete", request).await;
+    match (advertised, answer) {
+        (true, Ok(_)) => report.pass(NAME, "advertised, and completion/complete answers"),
+        (true, Err(error)) if error.code() == Some(code::INVALID_PARAMS) => {
+            report.pass(NAME, "advertised, and completion/complete refuses an unknown prompt with -32602");
+        }
+        (true, Err(error)) => report.fail(NAME, format!("advertised, but completion/complete failed: {error}")),
+        (false, Err(error)) if error.code() == Some(code::METHOD_NOT_FOUND) => {
+            report.pass(NAME, "not advertised, and completion/complete is refused with -32601");
+        }
+        (false, Err(error)) => report.fail(
+            NAME,
+            format!("not advertised; completion/complete should be refused with -32601 (method not found), got: {error}"),
+        ),
+        (false, Ok(_)) => report.fail(NAME, "not advertised, yet completion/complete answers"),
     }
 }
 

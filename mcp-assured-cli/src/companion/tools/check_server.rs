@@ -30,7 +30,8 @@ pub(crate) fn definition() -> Tool {
         NAME,
         "Runs mcp-assured's built-in protocol checks on the connected server and reports each \
          as passed, failed (with exactly what is wrong) or skipped (with why): initialize, \
-         ping, capability consistency and pagination of tools/resources/prompts, tool names, \
+         ping, capability consistency (logging, completions, tools, resources, prompts), \
+         pagination, tool names, \
          input and output schemas, error codes for unknown tools (-32602), resources (-32002) \
          and methods (-32601), structured output against the output schema (for tools given \
          in tool_arguments), and that invalid arguments are refused. It calls the server's \
