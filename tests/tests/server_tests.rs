@@ -58,18 +58,32 @@ mod selftest_server {
         assert_eq!(status("mcp.test.custom.slow"), TestStatus::Failed);
         assert_eq!(status("mcp.test.custom.bad_result"), TestStatus::Failed);
         assert_eq!(status("mcp.test.custom.tool_error"), TestStatus::Failed);
-        // Malformed metadata is reported, and the test still runs (with defaults).
+        // Malformed metadata fails the test; it still ran (with defaults), and says how.
         let bad_metadata = report.outcome("mcp.test.custom.bad_metadata").unwrap();
-        assert_eq!(bad_metadata.status, TestStatus::Passed);
+        assert_eq!(bad_metadata.status, TestStatus::Failed);
         assert_eq!(
             bad_metadata.problems.len(),
             3,
             "{:?}",
             bad_metadata.problems
         );
+        assert!(
+            bad_metadata
+                .reason
+                .starts_with("malformed testMetadata (testMetadata.category is not a string: 7; "),
+            "{}",
+            bad_metadata.reason
+        );
+        assert!(
+            bad_metadata
+                .reason
+                .ends_with("; the test itself: ran despite its metadata"),
+            "{}",
+            bad_metadata.reason
+        );
         assert_eq!(
             (report.passed(), report.failed(), report.skipped()),
-            (3, 4, 1)
+            (2, 5, 1)
         );
         assert!(!report.is_success());
 
@@ -99,7 +113,7 @@ mod selftest_server {
         // The run went on after the failures, and the server still answers.
         client.ping().await.unwrap();
         let text = report.to_string();
-        assert!(text.ends_with("3 passed, 4 failed, 1 skipped"), "{text}");
+        assert!(text.ends_with("2 passed, 5 failed, 1 skipped"), "{text}");
         assert!(
             text.starts_with("PASS mcp.test.capabilities (protocol, priority 1, "),
             "{text}"

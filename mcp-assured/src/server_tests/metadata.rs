@@ -35,7 +35,8 @@ pub struct TestTool {
     pub timeout: Duration,
     /// The tool's input schema.
     pub input_schema: Value,
-    /// What is wrong with its `testMetadata`; the test still runs, with defaults.
+    /// What is wrong with its `testMetadata`: the test still runs, with defaults, and then
+    /// fails for it.
     pub metadata_problems: Vec<String>,
 }
 

@@ -11,7 +11,8 @@
 //! # Ok(()) }
 //! ```
 //!
-//! A test whose metadata or result is malformed fails with the reason; the run goes on.
+//! A test whose metadata or result is malformed fails with the reason (one with malformed
+//! metadata still runs, with defaults, so its own verdict is in the reason); the run goes on.
 
 mod arguments;
 mod metadata;

@@ -102,6 +102,18 @@ impl TestOutcome {
                 Err(problem) => (TestStatus::Failed, problem, None),
             },
         };
+        // Malformed metadata fails the test, after it ran (so its own verdict is known).
+        let (status, reason) = if problems.is_empty() || status == TestStatus::Failed {
+            (status, reason)
+        } else {
+            (
+                TestStatus::Failed,
+                format!(
+                    "malformed testMetadata ({}); the test itself: {reason}",
+                    problems.join("; ")
+                ),
+            )
+        };
         TestOutcome {
             tool,
             arguments,
