@@ -8,13 +8,15 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::{Call, define};
+use super::{Call, define, on_connection};
 use crate::companion::{
     answer::Answer,
     clock::{iso, millis_since, now},
     errors::{ErrorType, Operation, classify, details},
     state::Stats,
 };
+
+on_connection!(Args);
 
 pub(crate) const NAME: &str = "call_tool";
 
@@ -52,12 +54,8 @@ pub(crate) fn definition() -> Tool {
 }
 
 pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
-    let args: Args = match call.parse(NAME) {
-        Ok(args) => args,
-        Err(answer) => return answer,
-    };
-    let connection = match call.connection(args.connection.as_deref()).await {
-        Ok(connection) => connection,
+    let (args, connection) = match call.prepare::<Args>(NAME).await {
+        Ok(prepared) => prepared,
         Err(answer) => return answer,
     };
     let answer = run(&call, &connection, args).await;

@@ -5,11 +5,13 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::{Call, define};
+use super::{Call, define, on_connection};
 use crate::companion::{
     answer::Answer,
     clock::{iso, now},
 };
+
+on_connection!(Args);
 
 pub(crate) const NAME: &str = "check_server";
 
@@ -41,12 +43,8 @@ pub(crate) fn definition() -> Tool {
 }
 
 pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
-    let args: Args = match call.parse(NAME) {
-        Ok(args) => args,
-        Err(answer) => return answer,
-    };
-    let connection = match call.connection(args.connection.as_deref()).await {
-        Ok(connection) => connection,
+    let (args, connection) = match call.prepare::<Args>(NAME).await {
+        Ok(prepared) => prepared,
         Err(answer) => return answer,
     };
     let options = args

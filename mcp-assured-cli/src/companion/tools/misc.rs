@@ -11,12 +11,14 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{Call, ConnectionOnly, define};
+use super::{Call, ConnectionOnly, define, on_connection};
 use crate::companion::{
     answer::Answer,
     clock::{iso, millis_since, now},
     errors::{ErrorType, Operation, classify, details},
 };
+
+on_connection!(CompleteArgs, LevelArgs);
 
 pub(crate) const PING: &str = "ping";
 pub(crate) const COMPLETE: &str = "complete";
@@ -31,12 +33,8 @@ pub(crate) fn ping_definition() -> Tool {
 }
 
 pub(crate) async fn ping(call: Call<'_>) -> Answer {
-    let args: ConnectionOnly = match call.parse(PING) {
-        Ok(args) => args,
-        Err(answer) => return answer,
-    };
-    let connection = match call.connection(args.connection.as_deref()).await {
-        Ok(connection) => connection,
+    let (_, connection) = match call.prepare::<ConnectionOnly>(PING).await {
+        Ok(prepared) => prepared,
         Err(answer) => return answer,
     };
     let sent_at = now();
@@ -105,12 +103,8 @@ pub(crate) fn complete_definition() -> Tool {
 }
 
 pub(crate) async fn complete(call: Call<'_>) -> Answer {
-    let args: CompleteArgs = match call.parse(COMPLETE) {
-        Ok(args) => args,
-        Err(answer) => return answer,
-    };
-    let connection = match call.connection(args.connection.as_deref()).await {
-        Ok(connection) => connection,
+    let (args, connection) = match call.prepare::<CompleteArgs>(COMPLETE).await {
+        Ok(prepared) => prepared,
         Err(answer) => return answer,
     };
     let reference = match &args.reference {
@@ -181,12 +175,8 @@ pub(crate) fn set_logging_level_definition() -> Tool {
 }
 
 pub(crate) async fn set_logging_level(call: Call<'_>) -> Answer {
-    let args: LevelArgs = match call.parse(SET_LOGGING_LEVEL) {
-        Ok(args) => args,
-        Err(answer) => return answer,
-    };
-    let connection = match call.connection(args.connection.as_deref()).await {
-        Ok(connection) => connection,
+    let (args, connection) = match call.prepare::<LevelArgs>(SET_LOGGING_LEVEL).await {
+        Ok(prepared) => prepared,
         Err(answer) => return answer,
     };
     let name = json!(args.level);

@@ -105,6 +105,14 @@ impl Call<'_> {
         })
     }
 
+    /// The arguments as `T` and the connection they name (or the default one), or the
+    /// answer saying why not (`invalid_arguments`, `not_connected`).
+    async fn prepare<T: OnConnection>(&self, tool: &str) -> Result<(T, Arc<Connection>), Answer> {
+        let args: T = self.parse(tool)?;
+        let connection = self.connection(args.connection()).await?;
+        Ok((args, connection))
+    }
+
     /// The connection named `name` (or the default), or a `not_connected` answer.
     async fn connection(&self, name: Option<&str>) -> Result<Arc<Connection>, Answer> {
         self.connections.get(name).await.map_err(|known| {
@@ -120,6 +128,25 @@ impl Call<'_> {
         })
     }
 }
+
+/// Arguments that may name the connection to use.
+trait OnConnection: DeserializeOwned {
+    fn connection(&self) -> Option<&str>;
+}
+
+/// `OnConnection` for argument structs with a `connection: Option<String>` field.
+macro_rules! on_connection {
+    ($($args:ty),* $(,)?) => {$(
+        impl $crate::companion::tools::OnConnection for $args {
+            fn connection(&self) -> Option<&str> {
+                self.connection.as_deref()
+            }
+        }
+    )*};
+}
+use on_connection;
+
+on_connection!(ConnectionOnly);
 
 /// Arguments of tools that take only the optional connection name.
 #[derive(Debug, serde::Deserialize, JsonSchema)]

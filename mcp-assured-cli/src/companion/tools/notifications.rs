@@ -8,11 +8,13 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{Call, define};
+use super::{Call, define, on_connection};
 use crate::companion::{
     answer::Answer,
     clock::{iso, now},
 };
+
+on_connection!(Args);
 
 pub(crate) const NAME: &str = "get_notifications";
 
@@ -37,12 +39,8 @@ pub(crate) fn definition() -> Tool {
 }
 
 pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
-    let args: Args = match call.parse(NAME) {
-        Ok(args) => args,
-        Err(answer) => return answer,
-    };
-    let connection = match call.connection(args.connection.as_deref()).await {
-        Ok(connection) => connection,
+    let (args, connection) = match call.prepare::<Args>(NAME).await {
+        Ok(prepared) => prepared,
         Err(answer) => return answer,
     };
     let all = connection.client.notifications();

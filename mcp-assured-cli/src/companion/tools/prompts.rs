@@ -5,13 +5,15 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::{Call, ConnectionOnly, define};
+use super::{Call, ConnectionOnly, define, on_connection};
 use crate::companion::{
     answer::Answer,
     clock::{iso, now},
     errors::{Operation, classify, details},
     state::Stats,
 };
+
+on_connection!(GetArgs);
 
 pub(crate) const LIST: &str = "list_prompts";
 pub(crate) const GET: &str = "get_prompt";
@@ -26,12 +28,8 @@ pub(crate) fn list_definition() -> Tool {
 }
 
 pub(crate) async fn list(call: Call<'_>) -> Answer {
-    let args: ConnectionOnly = match call.parse(LIST) {
-        Ok(args) => args,
-        Err(answer) => return answer,
-    };
-    let connection = match call.connection(args.connection.as_deref()).await {
-        Ok(connection) => connection,
+    let (_, connection) = match call.prepare::<ConnectionOnly>(LIST).await {
+        Ok(prepared) => prepared,
         Err(answer) => return answer,
     };
     let answer = call.answer().connection(&connection);
@@ -72,12 +70,8 @@ pub(crate) fn get_definition() -> Tool {
 }
 
 pub(crate) async fn get(call: Call<'_>) -> Answer {
-    let args: GetArgs = match call.parse(GET) {
-        Ok(args) => args,
-        Err(answer) => return answer,
-    };
-    let connection = match call.connection(args.connection.as_deref()).await {
-        Ok(connection) => connection,
+    let (args, connection) = match call.prepare::<GetArgs>(GET).await {
+        Ok(prepared) => prepared,
         Err(answer) => return answer,
     };
     Stats::count(&connection.stats.prompts_retrieved);

@@ -6,13 +6,15 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{Call, ConnectionOnly, define};
+use super::{Call, ConnectionOnly, define, on_connection};
 use crate::companion::{
     answer::Answer,
     clock::{iso, now},
     errors::{Operation, classify, details},
     state::{Connection, Stats},
 };
+
+on_connection!(ReadArgs);
 
 pub(crate) const LIST: &str = "list_resources";
 pub(crate) const TEMPLATES: &str = "list_resource_templates";
@@ -58,12 +60,8 @@ where
     F: FnOnce(std::sync::Arc<Connection>) -> Fut,
     Fut: Future<Output = mcp_assured::Result<(&'static str, Value, usize)>>,
 {
-    let args: ConnectionOnly = match call.parse(tool) {
-        Ok(args) => args,
-        Err(answer) => return answer,
-    };
-    let connection = match call.connection(args.connection.as_deref()).await {
-        Ok(connection) => connection,
+    let (_, connection) = match call.prepare::<ConnectionOnly>(tool).await {
+        Ok(prepared) => prepared,
         Err(answer) => return answer,
     };
     let answer = call.answer().connection(&connection);
@@ -101,12 +99,8 @@ pub(crate) fn read_definition() -> Tool {
 }
 
 pub(crate) async fn read(call: Call<'_>) -> Answer {
-    let args: ReadArgs = match call.parse(READ) {
-        Ok(args) => args,
-        Err(answer) => return answer,
-    };
-    let connection = match call.connection(args.connection.as_deref()).await {
-        Ok(connection) => connection,
+    let (args, connection) = match call.prepare::<ReadArgs>(READ).await {
+        Ok(prepared) => prepared,
         Err(answer) => return answer,
     };
     Stats::count(&connection.stats.resources_read);

@@ -23,12 +23,8 @@ pub(crate) fn definition() -> Tool {
 }
 
 pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
-    let args: ConnectionOnly = match call.parse(NAME) {
-        Ok(args) => args,
-        Err(answer) => return answer,
-    };
-    let connection = match call.connection(args.connection.as_deref()).await {
-        Ok(connection) => connection,
+    let (_, connection) = match call.prepare::<ConnectionOnly>(NAME).await {
+        Ok(prepared) => prepared,
         Err(answer) => return answer,
     };
     let answer = call.answer().connection(&connection);
