@@ -4,6 +4,7 @@ convention), and malformed metadata and results.
 
     python3 selftest_server.py            # the mcp.test.* suite below, plus an ordinary tool
     python3 selftest_server.py --broken   # a server that breaks the protocol checks
+    python3 selftest_server.py --hang     # answers initialize, then nothing
 
 Its `mcp.test.*` tools: two that pass (one needs an `echo` argument), one that fails, one
 whose checks were all skipped, one slower than its own timeout, one with malformed
@@ -183,6 +184,8 @@ def handle_broken(message):
 
 
 def handle(message):
+    if HANG and message.get("method") != "initialize":
+        return
     if BROKEN:
         return handle_broken(message)
     method = message.get("method")
@@ -220,6 +223,7 @@ def main():
 
 
 BROKEN = "--broken" in sys.argv[1:]
+HANG = "--hang" in sys.argv[1:]
 
 if __name__ == "__main__":
     main()

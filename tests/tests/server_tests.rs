@@ -228,3 +228,32 @@ async fn server_everything_verdicts(client: McpClient) {
     );
     assert_eq!((report.passed(), report.skipped()), (15, 1), "{report}");
 }
+
+/// A server that stops answering: ping fails once, the rest is skipped rather than each
+/// check waiting out its own timeout.
+#[mcp_test(
+    server = command("python3", SELFTEST_SERVER, "--hang"),
+    request_timeout = "300ms",
+    timeout = "20s"
+)]
+async fn a_silent_server_fails_ping_and_skips_the_rest(client: McpClient) {
+    let started = std::time::Instant::now();
+    let report = client.check().await;
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    let ping = report.check("ping").unwrap();
+    assert_eq!(ping.status, CheckStatus::Failed);
+    assert!(
+        ping.reason.contains("got no answer within 300ms"),
+        "{}",
+        ping.reason
+    );
+    assert_eq!(
+        (report.passed(), report.failed(), report.skipped()),
+        (1, 1, 16),
+        "{report}"
+    );
+}

@@ -10,4 +10,32 @@ async fn the_example_server_passes_every_check(client: McpClient) {
     let report = client.check_with(&options).await;
     assert!(report.is_success(), "{report}");
     assert_eq!(report.skipped(), 0, "{report}");
+    let names: Vec<&str> = report
+        .checks
+        .iter()
+        .map(|check| check.name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "initialize",
+            "ping",
+            "capabilities.logging",
+            "capabilities.completions",
+            "capabilities.tools",
+            "pagination.tools",
+            "capabilities.resources",
+            "pagination.resources",
+            "capabilities.prompts",
+            "pagination.prompts",
+            "tools.names",
+            "tools.input_schemas",
+            "tools.output_schemas",
+            "errors.unknown_tool",
+            "errors.unknown_resource",
+            "errors.unknown_method",
+            "tools.structured_output",
+            "tools.invalid_arguments",
+        ]
+    );
 }
