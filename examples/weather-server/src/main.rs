@@ -4,7 +4,7 @@
 
 use std::{error::Error, net::Ipv4Addr};
 
-use clap::{Parser, ValueEnum};
+use clap::{CommandFactory, Parser, ValueEnum, error::ErrorKind};
 use rmcp::ServiceExt;
 use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
@@ -14,9 +14,9 @@ use weather_server::{WeatherServer, serve::serve_streamable_http};
 #[derive(Debug, Parser)]
 #[command(version)]
 struct Cli {
-    /// The weather API's base URL.
-    #[arg(long, env = "WEATHER_API_URL")]
-    api_url: String,
+    /// The weather API's base URL (http or https).
+    #[arg(long, env = "WEATHER_API_URL", value_parser = parse_api_url)]
+    api_url: Option<String>,
     /// How clients reach the server; `--port` alone implies `http`.
     #[arg(long, value_enum)]
     transport: Option<Transport>,
@@ -41,7 +41,16 @@ async fn main() -> Result<(), Box<dyn Error>> {
         .with_ansi(false)
         .init();
     let cli = Cli::parse();
-    let server = WeatherServer::new(cli.api_url);
+    let Some(api_url) = cli.api_url else {
+        // Optional for clap so that the error can name the environment variable.
+        Cli::command()
+            .error(
+                ErrorKind::MissingRequiredArgument,
+                "no weather API URL: set WEATHER_API_URL or pass --api-url <URL>",
+            )
+            .exit()
+    };
+    let server = WeatherServer::new(api_url);
     let transport = cli.transport.unwrap_or(if cli.port.is_some() {
         Transport::Http
     } else {
@@ -62,4 +71,14 @@ async fn main() -> Result<(), Box<dyn Error>> {
         }
     }
     Ok(())
+}
+
+/// Accepts an absolute `http` or `https` URL, so a typo fails at start-up rather than on the
+/// first tool call.
+fn parse_api_url(value: &str) -> Result<String, String> {
+    let url = reqwest::Url::parse(value).map_err(|error| format!("not a URL: {error}"))?;
+    match url.scheme() {
+        "http" | "https" => Ok(value.to_owned()),
+        other => Err(format!("expected an http or https URL, got `{other}:`")),
+    }
 }

@@ -47,6 +47,10 @@ struct CurrentWeather {
     /// e.g. `cloudy`.
     conditions: String,
     units: Units,
+    /// Relative humidity in %, when the API reports it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<f64>")]
+    humidity: Option<Value>,
 }
 
 /// The tool as `tools/list` shows it.
@@ -54,7 +58,7 @@ pub fn tool_definition() -> Tool {
     Tool::new(
         NAME,
         "Current weather for a city, from the weather API (GET /weather?city=..&units=..). \
-         Returns {city, temperature, conditions, units}.",
+         Returns {city, temperature, conditions, units}, plus humidity when the API has it.",
         JsonObject::new(),
     )
     .with_title("Current weather")
@@ -91,5 +95,62 @@ pub async fn handle_call(api: &WeatherApi, args: JsonObject) -> CallToolResult {
         temperature: temperature.clone(),
         conditions: body["conditions"].as_str().unwrap_or("unknown").to_owned(),
         units: args.units,
+        humidity: body.get("humidity").filter(|h| h.is_number()).cloned(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use tokio::{
+        io::{AsyncReadExt, AsyncWriteExt},
+        net::TcpListener,
+    };
+
+    use super::*;
+
+    /// A base URL whose server answers one request with `200` and `body`.
+    async fn answer_once(body: Value) -> String {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move {
+            let (mut socket, _) = listener.accept().await.unwrap();
+            let mut request = [0; 4096];
+            let _ = socket.read(&mut request).await.unwrap();
+            let body = body.to_string();
+            let response = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\
+                 content-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            socket.write_all(response.as_bytes()).await.unwrap();
+        });
+        url
+    }
+
+    fn call_args(args: Value) -> JsonObject {
+        args.as_object().cloned().unwrap()
+    }
+
+    #[tokio::test]
+    async fn passes_humidity_through_and_defaults_the_city() {
+        let api = WeatherApi::new(answer_once(json!({"temperature": 59.5, "humidity": 80})).await);
+        let args = call_args(json!({"city": "Oslo", "units": "imperial"}));
+        let result = handle_call(&api, args).await;
+        assert_eq!(result.is_error, Some(false));
+        assert_eq!(
+            result.structured_content,
+            Some(json!({
+                "city": "Oslo", "temperature": 59.5, "conditions": "unknown",
+                "units": "imperial", "humidity": 80,
+            }))
+        );
+    }
+
+    #[tokio::test]
+    async fn a_body_without_a_numeric_temperature_is_a_tool_error() {
+        let api = WeatherApi::new(answer_once(json!({"temperature": "warm"})).await);
+        let result = handle_call(&api, call_args(json!({"city": "Oslo"}))).await;
+        assert_eq!(result.is_error, Some(true));
+    }
 }

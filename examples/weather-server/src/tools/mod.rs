@@ -49,4 +49,20 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn every_tool_is_described_read_only_and_open_world() {
+        for tool in definitions() {
+            let name = &tool.name;
+            assert!(tool.title.is_some(), "{name}: no title");
+            let description = tool.description.as_deref().unwrap_or_default();
+            assert!(description.contains("GET /"), "{name}: {description}");
+            assert_eq!(tool.input_schema["type"], "object", "{name}");
+            let output = tool.output_schema.as_ref().expect("an output schema");
+            assert_eq!(output["type"], "object", "{name}");
+            let annotations = tool.annotations.as_ref().expect("annotations");
+            assert_eq!(annotations.read_only_hint, Some(true), "{name}");
+            assert_eq!(annotations.open_world_hint, Some(true), "{name}");
+        }
+    }
 }
