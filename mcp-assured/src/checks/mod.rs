@@ -30,8 +30,8 @@ use crate::{
     server_tests::{is_test_tool, valid_object},
 };
 
-/// Every check, in the order they run.
-const ALL_CHECKS: [&str; 18] = [
+/// The name of every check, in the order they run (a report has exactly these).
+pub const CHECKS: [&str; 18] = [
     "initialize",
     "ping",
     "capabilities.logging",
@@ -116,7 +116,7 @@ impl McpClient {
                 report.fail("ping", format!("failed: {error}"));
                 if error.is_timeout() || self.is_closed() {
                     // Every other check would wait out its own timeout: say so once instead.
-                    for name in ALL_CHECKS.iter().skip(2) {
+                    for name in CHECKS.iter().skip(2) {
                         report.skip(name, "the server does not answer (see ping)");
                     }
                     return report;
