@@ -24,6 +24,7 @@
 //! ```
 
 pub mod connect;
+pub mod faults;
 pub mod peers;
 mod process;
 

@@ -20,6 +20,11 @@ use crate::{
 /// How long to wait for a child's exit status after its stdout closed.
 const EXIT_GRACE: Duration = Duration::from_millis(500);
 
+/// What a 404 to a request carrying `Mcp-Session-Id` means, and what to do.
+const SESSION_EXPIRED: &str = "the server no longer knows this session (it answered 404 to \
+     the session id): the session expired or the server restarted. Connect a new client to \
+     start a new session";
+
 /// An HTTP-level cause found in an error's source chain.
 #[derive(Debug, Default)]
 struct HttpFailure {
@@ -47,7 +52,10 @@ fn http_failure(error: &(dyn StdError + 'static)) -> HttpFailure {
                 StreamableHttpError::UnexpectedServerResponse(message) => {
                     found.status = found.status.or_else(|| status_in_message(message));
                 }
-                StreamableHttpError::SessionExpired => found.status = Some(404),
+                StreamableHttpError::SessionExpired => {
+                    found.status = Some(404);
+                    found.reason = Some(SESSION_EXPIRED.to_owned());
+                }
                 StreamableHttpError::Client(client) => {
                     found.status = found.status.or(client.status().map(|s| s.as_u16()));
                     found.connect_failed |= client.is_connect();

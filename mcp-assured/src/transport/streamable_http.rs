@@ -1,7 +1,7 @@
 //! Streamable HTTP, the current MCP HTTP transport: rmcp's client, configured for testing,
 //! over a reqwest client that keeps the raw JSON of responses when a raw request wants it.
 
-use std::{collections::HashMap, sync::Arc};
+use std::{collections::HashMap, sync::Arc, time::Duration};
 
 use futures::{StreamExt, stream::BoxStream};
 use http::{HeaderName, HeaderValue};
@@ -9,6 +9,7 @@ use rmcp::{
     model::ClientJsonRpcMessage,
     transport::{
         StreamableHttpClientTransport,
+        common::client_side_sse::ExponentialBackoff,
         streamable_http_client::{
             SseError, StreamableHttpClient, StreamableHttpClientTransportConfig,
             StreamableHttpError, StreamableHttpPostResponse,
@@ -39,14 +40,28 @@ pub(crate) fn transport(
         without_bearer.auth = None;
     }
     // A harness reports an expired session instead of silently starting a new one.
-    let config = config
+    let mut config = config
         .custom_headers(without_bearer.header_map()?)
         .reinit_on_expired_session(false);
+    config.retry_config = Arc::new(reconnect_policy());
     let client = Capturing {
         inner: http_client(),
         diagnostics: diagnostics.clone(),
     };
     Ok(StreamableHttpClientTransport::with_client(client, config))
+}
+
+/// When an SSE stream breaks, reconnect once, at once, and give up if that fails too, so a
+/// request whose server died fails in milliseconds instead of waiting out the timeout while
+/// rmcp's default backoff (unbounded, doubling from 1 s) keeps knocking. A stream the server
+/// closes gracefully is still resumed as SEP-1699 asks (after the server's `retry`, else
+/// 100 ms), and the count starts over after every successful reconnect.
+fn reconnect_policy() -> ExponentialBackoff {
+    let mut policy = ExponentialBackoff::default();
+    policy.max_times = Some(1);
+    policy.base_duration = Duration::from_millis(100);
+    policy.max_delay = Some(Duration::from_secs(1));
+    policy
 }
 
 /// No idle connection pooling (a pooled connection whose last body was not read to the end

@@ -1,0 +1,232 @@
+//! [`FaultServer`]: an rmcp server whose tools misbehave on request.
+#![expect(
+    deprecated,
+    reason = "MCP logging is deprecated by SEP-2577 but still part of 2025-11-25, which clients speak"
+)]
+
+use std::{
+    fmt,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, AtomicU64, Ordering},
+    },
+    time::Duration,
+};
+
+use rmcp::{
+    ErrorData, Peer, RoleServer, ServerHandler,
+    handler::server::{router::tool::ToolRouter, wrapper::Parameters},
+    model::{
+        ErrorCode, Implementation, LoggingLevel, LoggingMessageNotificationParam,
+        ServerCapabilities, ServerConfig,
+    },
+    tool, tool_handler, tool_router,
+};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+/// The largest answer `huge` sends, so a typo cannot exhaust memory.
+const HUGE_LIMIT: usize = 64 * 1024 * 1024;
+
+/// An MCP server whose tools misbehave on request.
+///
+/// | tool | does |
+/// | --- | --- |
+/// | `echo {text}` | answers `text` |
+/// | `huge {bytes}` | answers a text of `bytes` bytes (`x` repeated) |
+/// | `flood {count}` | sends `count` `notifications/message`, then answers `sent <count>` |
+/// | `odd_error` | answers JSON-RPC error `-32099` whose `data` is [`FaultServer::ODD_DATA`] |
+/// | `hang` | never answers; counts the call when it is cancelled |
+/// | `cancelled_calls` | answers how many `hang` calls were cancelled so far |
+/// | `crash {code}` | writes a line to stderr and exits the process |
+///
+/// Clones share the cancellation count.
+#[derive(Clone)]
+pub struct FaultServer {
+    tool_router: ToolRouter<FaultServer>,
+    state: Arc<State>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    cancelled_calls: AtomicU64,
+    crash_after_first_call: bool,
+    crashing: AtomicBool,
+}
+
+impl fmt::Debug for FaultServer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FaultServer")
+            .field("state", &self.state)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for FaultServer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+struct EchoArgs {
+    /// The text to send back.
+    text: String,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+struct HugeArgs {
+    /// How many bytes of text to answer with (at most 64 MiB).
+    bytes: usize,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+struct FloodArgs {
+    /// How many notifications to send before answering.
+    count: u32,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+struct CrashArgs {
+    /// The exit status.
+    code: i32,
+}
+
+impl FaultServer {
+    /// The `data` of the `odd_error` tool's error: nesting, nulls, an empty key, control and
+    /// non-ASCII characters, a float at the edge of the range, and HTML.
+    pub fn odd_data() -> Value {
+        json!({
+            "": [null, [], {}, [[[["deep"]]]]],
+            "control": "tab\tnewline\nnul\u{0}bell\u{7}",
+            "unicode": "ünïcödé ✓ 🦀 \u{202e}reversed",
+            "number": 1.7976931348623157e308,
+            "html": "<script>alert(1)</script>",
+        })
+    }
+
+    /// A server that behaves until a tool is asked to misbehave.
+    pub fn new() -> Self {
+        Self {
+            tool_router: Self::tool_router(),
+            state: Arc::default(),
+        }
+    }
+
+    /// A server that exits (status 4) 100 ms after it answered its first `tools/call`: a
+    /// crash while the client is idle. Only for the `fault-server` process.
+    #[must_use]
+    pub fn crashing_after_first_call() -> Self {
+        Self {
+            tool_router: Self::tool_router(),
+            state: Arc::new(State {
+                crash_after_first_call: true,
+                ..State::default()
+            }),
+        }
+    }
+
+    fn after_call(&self) {
+        if self.state.crash_after_first_call && !self.state.crashing.swap(true, Ordering::SeqCst) {
+            std::thread::spawn(|| {
+                std::thread::sleep(Duration::from_millis(100));
+                eprintln!("fault-server: crashing between calls (code 4)");
+                std::process::exit(4);
+            });
+        }
+    }
+}
+
+#[tool_router]
+impl FaultServer {
+    #[tool(description = "Answers `text` unchanged.")]
+    fn echo(&self, Parameters(EchoArgs { text }): Parameters<EchoArgs>) -> String {
+        self.after_call();
+        text
+    }
+
+    #[tool(description = "Answers a text of `bytes` bytes.")]
+    fn huge(
+        &self,
+        Parameters(HugeArgs { bytes }): Parameters<HugeArgs>,
+    ) -> Result<String, ErrorData> {
+        if bytes > HUGE_LIMIT {
+            return Err(ErrorData::invalid_params(
+                format!("at most {HUGE_LIMIT} bytes"),
+                None,
+            ));
+        }
+        self.after_call();
+        Ok("x".repeat(bytes))
+    }
+
+    #[tool(description = "Sends `count` notifications/message, then answers `sent <count>`.")]
+    async fn flood(
+        &self,
+        Parameters(FloodArgs { count }): Parameters<FloodArgs>,
+        peer: Peer<RoleServer>,
+    ) -> Result<String, ErrorData> {
+        for index in 0..count {
+            let message =
+                LoggingMessageNotificationParam::new(LoggingLevel::Info, json!({"flood": index}))
+                    .with_logger("flood");
+            peer.notify_logging_message(message)
+                .await
+                .map_err(|error| {
+                    ErrorData::internal_error(format!("notification {index} failed: {error}"), None)
+                })?;
+        }
+        self.after_call();
+        Ok(format!("sent {count}"))
+    }
+
+    #[tool(description = "Answers JSON-RPC error -32099 with odd `data`.")]
+    fn odd_error(&self) -> Result<String, ErrorData> {
+        Err(ErrorData::new(
+            ErrorCode(-32099),
+            "odd error: see data",
+            Some(Self::odd_data()),
+        ))
+    }
+
+    #[tool(description = "Never answers; counts the call once it is cancelled.")]
+    async fn hang(&self, cancellation: CancellationToken) -> String {
+        cancellation.cancelled().await;
+        self.state.cancelled_calls.fetch_add(1, Ordering::SeqCst);
+        "cancelled".to_owned()
+    }
+
+    #[tool(description = "Answers how many `hang` calls were cancelled so far.")]
+    fn cancelled_calls(&self) -> String {
+        self.state
+            .cancelled_calls
+            .load(Ordering::SeqCst)
+            .to_string()
+    }
+
+    #[tool(
+        description = "Writes `fault-server: crashing on purpose (code <code>)` to stderr \
+                          and exits the process with `code`, without answering."
+    )]
+    fn crash(&self, Parameters(CrashArgs { code }): Parameters<CrashArgs>) -> String {
+        eprintln!("fault-server: crashing on purpose (code {code})");
+        std::process::exit(code)
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for FaultServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_logging()
+                .build(),
+        )
+        .with_server_info(Implementation::new(
+            "fault-server",
+            env!("CARGO_PKG_VERSION"),
+        ))
+    }
+}

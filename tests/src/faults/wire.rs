@@ -1,0 +1,128 @@
+//! Faults in the JSON-RPC lines on stdio: a proxy between the process's stdin/stdout and a
+//! [`FaultServer`] on an in-memory pipe, which breaks the lines as the [`Fault`] says.
+
+use std::{
+    collections::HashSet,
+    io,
+    sync::{Arc, Mutex, PoisonError},
+};
+
+use rmcp::ServiceExt as _;
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt as _, AsyncWrite, AsyncWriteExt as _, BufReader};
+
+use super::{Fault, FaultServer};
+
+/// Serves `server` on stdin/stdout with `fault` applied to the lines; returns when stdin
+/// closes or the server ends.
+///
+/// # Errors
+///
+/// If reading stdin or writing stdout fails.
+pub async fn serve_stdio(server: FaultServer, fault: Fault) -> io::Result<()> {
+    let (server_end, proxy_end) = tokio::io::duplex(1 << 20);
+    let running = tokio::spawn(async move {
+        match server.serve(server_end).await {
+            Ok(service) => {
+                let _ = service.waiting().await;
+            }
+            Err(error) => eprintln!("fault-server: initialize failed: {error}"),
+        }
+    });
+    let (from_server, mut to_server) = tokio::io::split(proxy_end);
+    let calls = Arc::new(Mutex::new(HashSet::new()));
+
+    let inbound = {
+        let calls = Arc::clone(&calls);
+        async move {
+            let mut lines = BufReader::new(tokio::io::stdin()).lines();
+            while let Some(line) = lines.next_line().await? {
+                let message: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+                match message["method"].as_str() {
+                    Some("initialize") if fault == Fault::CrashOnInitialize => {
+                        eprintln!("fault-server: crashing during initialize (code 3)");
+                        std::process::exit(3);
+                    }
+                    Some("initialize") if fault == Fault::HangOnInitialize => continue,
+                    Some("tools/call") => {
+                        calls
+                            .lock()
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .insert(message["id"].to_string());
+                    }
+                    _ => {}
+                }
+                to_server.write_all(line.as_bytes()).await?;
+                to_server.write_all(b"\n").await?;
+            }
+            io::Result::Ok(())
+        }
+    };
+
+    let outbound = async move {
+        let mut stdout = tokio::io::stdout();
+        let mut lines = BufReader::new(from_server).lines();
+        while let Some(line) = lines.next_line().await? {
+            let message: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+            let answers_call = message.get("method").is_none()
+                && calls
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .remove(&message["id"].to_string());
+            if answers_call {
+                write_faulty_answer(&mut stdout, fault, &line, message).await?;
+            } else {
+                write_line(&mut stdout, &line).await?;
+            }
+        }
+        io::Result::Ok(())
+    };
+
+    tokio::select! {
+        result = inbound => result?,
+        result = outbound => result?,
+        _ = running => {}
+    }
+    Ok(())
+}
+
+/// Writes the answer to a `tools/call` as `fault` breaks it.
+async fn write_faulty_answer(
+    out: &mut (impl AsyncWrite + Unpin),
+    fault: Fault,
+    line: &str,
+    mut message: Value,
+) -> io::Result<()> {
+    match fault {
+        Fault::LogLines => {
+            write_line(out, "[fault-server] INFO finished tools/call").await?;
+            write_line(out, line).await
+        }
+        Fault::PartialJson => {
+            let mut cut = line.len() / 2;
+            while !line.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            write_line(out, &line[..cut]).await
+        }
+        Fault::UnknownId => {
+            write_line(
+                out,
+                r#"{"jsonrpc":"2.0","id":"nobody-asked-987654","result":{}}"#,
+            )
+            .await?;
+            write_line(out, line).await
+        }
+        Fault::WrongId => {
+            message["id"] = Value::String(format!("wrong-{}", message["id"]));
+            write_line(out, &message.to_string()).await
+        }
+        _ => write_line(out, line).await,
+    }
+}
+
+async fn write_line(out: &mut (impl AsyncWrite + Unpin), line: &str) -> io::Result<()> {
+    out.write_all(line.as_bytes()).await?;
+    out.write_all(b"\n").await?;
+    out.flush().await
+}

@@ -1,0 +1,216 @@
+//! Tools that misbehave during a call, on every transport where the fault can happen.
+
+use std::time::{Duration, Instant};
+
+use mcp_assured::Error;
+use mcp_assured_tests::faults::FaultServer;
+use serde_json::json;
+
+use crate::support::{Peer, TIMEOUT, Via, assert_gone, assert_within, on};
+
+/// A hung call is a `Timeout` naming the request at the configured time, the server hears
+/// `notifications/cancelled`, and the session goes on.
+async fn hang_times_out_and_is_cancelled(via: Via) {
+    let peer = Peer::start(via).await;
+    let limit = Duration::from_millis(500);
+    let started = Instant::now();
+    let error = peer
+        .client
+        .with_timeout(limit)
+        .call_tool("hang", json!({}))
+        .await
+        .unwrap_err();
+    let waited = started.elapsed();
+    assert!(
+        matches!(&error, Error::Timeout { method, timeout, .. }
+            if method == "tools/call hang" && *timeout == limit),
+        "{error:?}"
+    );
+    assert!(waited >= limit && waited < limit * 4, "{waited:?}");
+    let deadline = Instant::now() + Duration::from_secs(3);
+    loop {
+        let result = peer
+            .client
+            .call_tool("cancelled_calls", json!({}))
+            .await
+            .unwrap();
+        if result.text() == "1" {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the server never heard of the cancellation"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    peer.finish().await;
+}
+on!(hang_times_out_and_is_cancelled: in_process, stdio, http);
+
+/// A JSON-RPC error whose `data` is odd reaches the test intact.
+async fn odd_error_data_arrives_intact(via: Via) {
+    let peer = Peer::start(via).await;
+    let started = Instant::now();
+    let error = peer
+        .client
+        .call_tool("odd_error", json!({}))
+        .await
+        .unwrap_err();
+    assert_within(started, TIMEOUT);
+    match &error {
+        Error::JsonRpc {
+            method,
+            code,
+            message,
+            data,
+        } => {
+            assert_eq!(method, "tools/call odd_error");
+            assert_eq!(*code, -32099);
+            assert_eq!(message, "odd error: see data");
+            assert_eq!(data.as_ref(), Some(&FaultServer::odd_data()));
+        }
+        other => panic!("expected a JSON-RPC error, got {other:?}"),
+    }
+    let text = error.to_string();
+    assert!(
+        text.contains("-32099") && text.contains("ünïcödé"),
+        "{text}"
+    );
+    peer.client.ping().await.unwrap();
+    peer.finish().await;
+}
+on!(odd_error_data_arrives_intact: in_process, stdio, http);
+
+/// A 5 MB answer arrives whole, within the timeout.
+async fn a_five_megabyte_answer_arrives_whole(via: Via) {
+    let peer = Peer::start(via).await;
+    let started = Instant::now();
+    let result = peer
+        .client
+        .call_tool("huge", json!({"bytes": 5_000_000}))
+        .await
+        .unwrap();
+    assert_within(started, TIMEOUT);
+    let text = result.text();
+    assert_eq!(text.len(), 5_000_000);
+    assert!(text.bytes().all(|byte| byte == b'x'));
+    peer.client.ping().await.unwrap();
+    peer.finish().await;
+}
+on!(a_five_megabyte_answer_arrives_whole: in_process, stdio, http);
+
+/// 10,000 notifications while a call is pending: the call completes and every notification
+/// is recorded once. On one stream (stdio, in-process) they are all recorded, in order,
+/// before the answer is returned; over HTTP the server may send some on the session's GET
+/// stream, which has no order relative to the call's own stream.
+async fn a_notification_flood_during_a_call(via: Via) {
+    let peer = Peer::start(via).await;
+    let started = Instant::now();
+    let result = peer
+        .client
+        .call_tool("flood", json!({"count": 10_000}))
+        .await
+        .unwrap();
+    assert_within(started, TIMEOUT);
+    assert_eq!(result.text(), "sent 10000");
+    let deadline = Instant::now() + Duration::from_secs(3);
+    let mut logged = peer.client.log_messages();
+    while via == Via::Http && logged.len() < 10_000 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        logged = peer.client.log_messages();
+    }
+    let mut indices: Vec<u64> = logged
+        .iter()
+        .map(|message| message.data["flood"].as_u64().unwrap())
+        .collect();
+    if via != Via::Http {
+        assert!(indices.is_sorted(), "out of order");
+    }
+    indices.sort_unstable();
+    assert_eq!(indices, (0..10_000).collect::<Vec<u64>>());
+    peer.client.ping().await.unwrap();
+    peer.finish().await;
+}
+on!(a_notification_flood_during_a_call: in_process, stdio, http);
+
+/// The server process dies while answering: a typed error naming the call, at once.
+async fn a_crash_during_a_call(via: Via) {
+    let peer = Peer::start(via).await;
+    let started = Instant::now();
+    let error = peer
+        .client
+        .call_tool("crash", json!({"code": 5}))
+        .await
+        .unwrap_err();
+    assert_within(started, Duration::from_secs(3));
+    match (via, &error) {
+        (
+            Via::Stdio,
+            Error::ServerExited {
+                method,
+                status,
+                stderr_tail,
+            },
+        ) => {
+            assert_eq!(method.as_deref(), Some("tools/call crash"));
+            assert_eq!(status, "exit status: 5");
+            let stderr = stderr_tail.as_deref().unwrap_or_default();
+            assert!(stderr.contains("crashing on purpose (code 5)"), "{stderr}");
+        }
+        (Via::Http, Error::Transport { method, .. }) => {
+            assert_eq!(method.as_deref(), Some("tools/call crash"));
+        }
+        (via, other) => panic!("{via:?}: unexpected {other:?}"),
+    }
+    assert!(!error.is_timeout());
+    peer.finish().await;
+}
+on!(a_crash_during_a_call: stdio, http);
+
+/// The server dies while the client is idle: the next request fails at once, saying so.
+async fn a_crash_between_calls(via: Via) {
+    let peer = Peer::with(
+        via,
+        |server| server,
+        mcp_assured_tests::faults::Fault::CrashBetweenCalls,
+    )
+    .await;
+    let echoed = peer
+        .client
+        .call_tool("echo", json!({"text": "still alive"}))
+        .await
+        .unwrap();
+    assert_eq!(echoed.text(), "still alive");
+    assert_gone(&peer.tag).await;
+    let started = Instant::now();
+    let error = peer
+        .client
+        .call_tool("echo", json!({"text": "anyone there?"}))
+        .await
+        .unwrap_err();
+    assert_within(started, Duration::from_secs(3));
+    match (via, &error) {
+        (
+            Via::Stdio,
+            Error::ServerExited {
+                status,
+                stderr_tail,
+                ..
+            },
+        ) => {
+            assert_eq!(status, "exit status: 4");
+            let stderr = stderr_tail.as_deref().unwrap_or_default();
+            assert!(stderr.contains("crashing between calls"), "{stderr}");
+        }
+        (Via::Http, Error::Transport { method, reason, .. }) => {
+            assert_eq!(method.as_deref(), Some("tools/call echo"));
+            assert!(
+                reason.contains("refused") || reason.contains("connect"),
+                "{reason}"
+            );
+        }
+        (via, other) => panic!("{via:?}: unexpected {other:?}"),
+    }
+    peer.finish().await;
+}
+on!(a_crash_between_calls: stdio, http);
