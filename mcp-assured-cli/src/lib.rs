@@ -18,6 +18,7 @@
 //! ```
 
 mod companion;
+mod line_guard;
 pub mod serve;
 
 pub use companion::CompanionServer;

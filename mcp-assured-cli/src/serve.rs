@@ -16,12 +16,18 @@ use crate::CompanionServer;
 
 /// Serves one companion over this process's stdin and stdout until the client goes away.
 ///
+/// A line that is not UTF-8 JSON gets a JSON-RPC error answer instead of silence (see
+/// `line_guard`).
+///
 /// # Errors
 ///
 /// If the MCP handshake or the transport fails.
 pub async fn serve_stdio(server: CompanionServer) -> Result<(), Box<dyn std::error::Error>> {
     server
-        .serve(rmcp::transport::stdio())
+        .serve(crate::line_guard::guard(
+            tokio::io::stdin(),
+            tokio::io::stdout(),
+        ))
         .await?
         .waiting()
         .await?;

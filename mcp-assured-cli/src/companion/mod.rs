@@ -12,8 +12,9 @@ use std::{sync::Arc, time::Instant};
 use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     model::{
-        CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-        PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+        CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
+        Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+        Tool,
     },
     service::RequestContext,
 };
@@ -87,4 +88,52 @@ impl ServerHandler for CompanionServer {
             )),
         }
     }
+
+    /// rmcp hands over every request it could not read as a known one: an unknown method,
+    /// or a known one whose params do not fit (`tools/call` without `name`). Say which.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(unreadable_request(&request))
+    }
+}
+
+/// The methods the companion answers.
+const METHODS: [&str; 4] = ["initialize", "ping", "tools/list", "tools/call"];
+
+fn unreadable_request(request: &CustomRequest) -> ErrorData {
+    let method = request.method.as_str();
+    let problem = match method {
+        "tools/call" => request
+            .params_as::<CallToolRequestParams>()
+            .err()
+            .map(|error| error.to_string())
+            .unwrap_or_else(|| "params are missing".to_owned()),
+        "tools/list" => request
+            .params_as::<PaginatedRequestParams>()
+            .err()
+            .map(|error| error.to_string())
+            .unwrap_or_else(|| "params do not fit".to_owned()),
+        "initialize" | "ping" => "params do not fit".to_owned(),
+        _ => {
+            return ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                format!(
+                    "unknown method `{method}`; mcp-assured answers {}",
+                    METHODS.join(", ")
+                ),
+                None,
+            );
+        }
+    };
+    let expected = match method {
+        "tools/call" => r#" (expected {"name": "<tool>", "arguments": {..}})"#,
+        _ => "",
+    };
+    ErrorData::invalid_params(
+        format!("invalid params for `{method}`: {problem}{expected}"),
+        None,
+    )
 }
