@@ -196,8 +196,12 @@ async fn a_generated_stream_of_malformed_requests_gets_well_formed_answers() {
 
     // Answers are read while requests are written: the pipes hold only 64 KiB each way.
     let reader = tokio::spawn(async move {
+        // Answers come in any order (requests run concurrently): wait for every id.
         let mut answered: HashMap<String, Vec<Value>> = HashMap::new();
-        while !answered.contains_key("last") {
+        let mut expected: std::collections::HashSet<String> =
+            (1..=REQUESTS).map(|id| id.to_string()).collect();
+        expected.insert("last".to_owned());
+        while !expected.is_empty() {
             let line = tokio::time::timeout(Duration::from_secs(60), answers.next_line())
                 .await
                 .expect("the companion stopped answering")
@@ -210,6 +214,7 @@ async fn a_generated_stream_of_malformed_requests_gets_well_formed_answers() {
                 Value::String(id) => id.clone(),
                 _ => "null".to_owned(),
             };
+            expected.remove(&key);
             answered.entry(key).or_default().push(answer);
         }
         answered
