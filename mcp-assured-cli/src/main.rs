@@ -10,7 +10,13 @@ use std::{net::IpAddr, process::ExitCode};
 
 use clap::{Parser, Subcommand, ValueEnum};
 use mcp_assured_cli::{CompanionServer, serve};
-use tracing_subscriber::EnvFilter;
+use tracing::Level;
+use tracing_subscriber::{
+    EnvFilter, Layer as _,
+    filter::{FilterExt as _, filter_fn},
+    layer::SubscriberExt as _,
+    util::SubscriberInitExt as _,
+};
 
 /// Test Model Context Protocol servers: an MCP server for AI assistants that connects to
 /// and exercises other MCP servers.
@@ -64,15 +70,7 @@ enum Transport {
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    // stdout carries the protocol over stdio: logs go to stderr only.
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            // rmcp logs a closed transport as an error of its own; the commands report it.
-            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn,rmcp=off")),
-        )
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .init();
+    init_logging();
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Check(args) => return commands::check::run(args).await,
@@ -95,6 +93,24 @@ async fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Logs go to stderr only (stdout carries the protocol over stdio), filtered by `RUST_LOG`;
+/// the default is `warn` without rmcp, which logs a closed transport as an error of its own
+/// that the commands report better. Whatever `RUST_LOG` says, rmcp never logs below `info`:
+/// at debug it prints whole requests, and `connect_to_server`'s carry bearer tokens and auth
+/// headers.
+fn init_logging() {
+    let from_env =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn,rmcp=off"));
+    let rmcp_at_most_info = filter_fn(|metadata| {
+        !(metadata.target().starts_with("rmcp") && *metadata.level() > Level::INFO)
+    });
+    let stderr = tracing_subscriber::fmt::layer()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_filter(from_env.and(rmcp_at_most_info));
+    tracing_subscriber::registry().with(stderr).init();
 }
 
 async fn serve_http(host: IpAddr, port: u16) -> Result<(), Box<dyn std::error::Error>> {

@@ -1,0 +1,262 @@
+//! Secrets never leave: a bearer token and a custom auth header are absent from `Debug`,
+//! errors, logs (at TRACE), snapshots, the companion's answers and log, and the commands'
+//! output — whether the server accepts them or answers 401.
+
+mod support;
+
+use std::{
+    io::Write,
+    net::SocketAddr,
+    sync::{Arc, Mutex, OnceLock, PoisonError},
+};
+
+use mcp_assured::McpAssured;
+use mcp_assured_examples::{HttpOptions, serve::serve_streamable_http};
+use mcp_assured_tests::faults::{Fault, FaultServer, http};
+use serde_json::{Value, json};
+
+const TOKEN: &str = "tok-SECRET-4f9a1c77";
+const HEADER: &str = "X-Api-Key";
+const HEADER_VALUE: &str = "hdr-SECRET-8b2e7d55";
+
+#[track_caller]
+fn assert_clean(what: &str, text: &str) {
+    for secret in [TOKEN, HEADER_VALUE, "SECRET"] {
+        assert!(
+            !text.contains(secret),
+            "{what} contains the secret `{secret}`:\n{text}"
+        );
+    }
+}
+
+/// Two servers on a runtime of their own (so their logs are not captured with ours):
+/// the example server requiring [`TOKEN`], and the fault server answering 401 to everything.
+fn servers() -> &'static (String, String) {
+    static SERVERS: OnceLock<(String, String)> = OnceLock::new();
+    SERVERS.get_or_init(|| {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let runtime = tokio::runtime::Runtime::new().unwrap();
+            runtime.block_on(async move {
+                let protected = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                let refusing = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                let urls = (
+                    url(protected.local_addr().unwrap()),
+                    url(refusing.local_addr().unwrap()),
+                );
+                let options = HttpOptions {
+                    bearer_token: Some(TOKEN.to_owned()),
+                    ..HttpOptions::default()
+                };
+                tokio::spawn(serve_streamable_http(protected, options));
+                tokio::spawn(http::serve(
+                    refusing,
+                    FaultServer::new(),
+                    Fault::Unauthorized,
+                ));
+                sender.send(urls).unwrap();
+                std::future::pending::<()>().await;
+            });
+        });
+        receiver.recv().unwrap()
+    })
+}
+
+fn url(address: SocketAddr) -> String {
+    format!("http://{address}/mcp")
+}
+
+/// Everything `tracing` writes, at every level, kept in memory.
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Captured {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap_or_else(PoisonError::into_inner)).into_owned()
+    }
+}
+
+/// The library: builder, client, errors, logs and a snapshot of the error.
+#[tokio::test]
+async fn the_library_never_shows_the_secrets() {
+    let (protected, refusing) = servers();
+    let logs = Captured::default();
+    let writer = logs.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::TRACE)
+        .with_writer(move || writer.clone())
+        .with_ansi(false)
+        .finish();
+    let _capture = tracing::subscriber::set_default(subscriber);
+
+    let builder = McpAssured::client()
+        .base_uri(protected)
+        .bearer_token(TOKEN)
+        .header(HEADER, HEADER_VALUE);
+    assert_clean("the builder's Debug", &format!("{builder:?}"));
+    let client = builder.build().await.unwrap();
+    assert_clean("the client's Debug", &format!("{client:?}"));
+    let echoed = client
+        .call_tool("echo", json!({"message": "hi"}))
+        .await
+        .unwrap();
+    assert_clean("a tool result", &format!("{echoed:?}"));
+    let error = client
+        .call_tool("no_such_tool", json!({}))
+        .await
+        .unwrap_err();
+    assert_clean("a JSON-RPC error", &format!("{error} {error:?}"));
+    client.close().await.unwrap();
+
+    for builder in [
+        McpAssured::client().base_uri(refusing).bearer_token(TOKEN),
+        McpAssured::client()
+            .base_uri(refusing)
+            .header(HEADER, HEADER_VALUE),
+        McpAssured::client()
+            .base_uri(refusing)
+            .basic_auth("user", TOKEN),
+        McpAssured::client()
+            .base_uri(refusing.replace("/mcp", "/sse"))
+            .bearer_token(TOKEN),
+    ] {
+        let error = builder.build().await.unwrap_err();
+        assert_eq!(error.http_status(), Some(401), "{error}");
+        assert_clean("a 401 error", &format!("{error} {error:?}"));
+        mcp_assured::snapshot::test_settings(None).bind(|| {
+            insta::assert_snapshot!("unauthorized", error.to_string());
+        });
+    }
+    let snapshot = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/snapshots/secrets__unauthorized.snap"
+    ))
+    .unwrap();
+    assert_clean("the snapshot", &snapshot);
+
+    let logs = logs.text();
+    assert!(
+        logs.contains("TRACE") || logs.contains("DEBUG"),
+        "nothing was logged, so nothing was checked"
+    );
+    assert_clean("the logs", &logs);
+}
+
+/// The companion: its answers (success and failure) and its own log at TRACE.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_companion_never_shows_the_secrets() {
+    let (protected, refusing) = servers();
+    let log = std::env::temp_dir().join(format!("companion-secrets-{}.log", std::process::id()));
+    let companion = McpAssured::client()
+        .command("sh")
+        .args([
+            "-c",
+            r#"exec "$0" serve 2>"$1""#,
+            env!("CARGO_BIN_EXE_mcp-assured"),
+            log.to_str().unwrap(),
+        ])
+        .env("RUST_LOG", "trace")
+        .build()
+        .await
+        .unwrap();
+    let mut answers = Vec::new();
+    let secrets = json!({"bearer_token": TOKEN, "headers": {HEADER: HEADER_VALUE}});
+    let with_secrets = |mut args: Value| {
+        args.as_object_mut()
+            .unwrap()
+            .extend(secrets.as_object().unwrap().clone());
+        args
+    };
+    for (tool, args) in [
+        ("connect_to_server", with_secrets(json!({"url": protected}))),
+        ("get_connection_status", json!({})),
+        ("list_connections", json!({})),
+        ("list_tools", json!({})),
+        (
+            "call_tool",
+            json!({"name": "echo", "arguments": {"message": "hi"}}),
+        ),
+        (
+            "call_tool",
+            json!({"name": "no_such_tool", "arguments": {}}),
+        ),
+        ("check_server", json!({})),
+        (
+            "connect_to_server",
+            with_secrets(json!({"url": refusing, "name": "refused"})),
+        ),
+        ("list_connections", json!({})),
+    ] {
+        let answer = companion.call_tool(tool, args).await.unwrap();
+        answers.push((tool, answer));
+    }
+    assert_eq!(
+        answers[0].1.structured_content.as_ref().unwrap()["success"],
+        json!(true),
+        "{:?}",
+        answers[0]
+    );
+    assert_eq!(
+        answers[7].1.structured_content.as_ref().unwrap()["success"],
+        json!(false),
+        "{:?}",
+        answers[7]
+    );
+    for (tool, answer) in &answers {
+        assert_clean(&format!("the answer of {tool}"), &format!("{answer:?}"));
+    }
+    companion.close().await.unwrap();
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        log.contains("TRACE") || log.contains("DEBUG"),
+        "the companion logged nothing"
+    );
+    assert_clean("the companion's log", &log);
+}
+
+/// The commands print results and errors, never credentials.
+#[test]
+fn the_commands_never_show_the_secrets() {
+    let (protected, refusing) = servers();
+    let header = format!("{HEADER}: {HEADER_VALUE}");
+    for (url, succeeds) in [(protected, true), (refusing, false)] {
+        for command in [
+            vec!["list"],
+            vec!["call", "echo", "--arg", "message=hi"],
+            vec!["check"],
+        ] {
+            let output = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-assured"))
+                .args(&command)
+                .args(["--bearer-token", TOKEN, "-H", &header, url])
+                .env("RUST_LOG", "trace")
+                .output()
+                .unwrap();
+            let printed = format!(
+                "{}{}",
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            );
+            if succeeds && command[0] != "check" {
+                assert!(output.status.success(), "{command:?}: {printed}");
+            } else if !succeeds {
+                assert!(!output.status.success(), "{command:?}: {printed}");
+                assert!(printed.contains("401"), "{command:?}: {printed}");
+            }
+            assert_clean(&format!("`mcp-assured {}`", command.join(" ")), &printed);
+        }
+    }
+}
