@@ -122,31 +122,43 @@ async fn the_library_never_shows_the_secrets() {
     assert_clean("a JSON-RPC error", &format!("{error} {error:?}"));
     client.close().await.unwrap();
 
-    for builder in [
-        McpAssured::client().base_uri(refusing).bearer_token(TOKEN),
-        McpAssured::client()
-            .base_uri(refusing)
-            .header(HEADER, HEADER_VALUE),
-        McpAssured::client()
-            .base_uri(refusing)
-            .basic_auth("user", TOKEN),
-        McpAssured::client()
-            .base_uri(refusing.replace("/mcp", "/sse"))
-            .bearer_token(TOKEN),
+    for (name, builder) in [
+        (
+            "bearer",
+            McpAssured::client().base_uri(refusing).bearer_token(TOKEN),
+        ),
+        (
+            "header",
+            McpAssured::client()
+                .base_uri(refusing)
+                .header(HEADER, HEADER_VALUE),
+        ),
+        (
+            "basic",
+            McpAssured::client()
+                .base_uri(refusing)
+                .basic_auth("user", TOKEN),
+        ),
+        (
+            "sse",
+            McpAssured::client()
+                .base_uri(refusing.replace("/mcp", "/sse"))
+                .bearer_token(TOKEN),
+        ),
     ] {
         let error = builder.build().await.unwrap_err();
         assert_eq!(error.http_status(), Some(401), "{error}");
         assert_clean("a 401 error", &format!("{error} {error:?}"));
+        let snapshot = format!("unauthorized_{name}");
         mcp_assured::snapshot::test_settings(None).bind(|| {
-            insta::assert_snapshot!("unauthorized", error.to_string());
+            insta::assert_snapshot!(snapshot.as_str(), error.to_string());
         });
+        let file = format!(
+            "{}/tests/snapshots/secrets__{snapshot}.snap",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        assert_clean("the snapshot", &std::fs::read_to_string(file).unwrap());
     }
-    let snapshot = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/snapshots/secrets__unauthorized.snap"
-    ))
-    .unwrap();
-    assert_clean("the snapshot", &snapshot);
 
     let logs = logs.text();
     assert!(
