@@ -28,23 +28,62 @@ impl fmt::Display for Violation {
 
 /// Every violation of `schema` by `value`; empty when it conforms. An invalid schema is a
 /// violation too (at the root), since nothing can conform to it.
+///
+/// Compiles `schema` each time; to check many values against one schema, compile it once
+/// with [`Schema::compile`].
 pub fn violations(schema: &Value, value: &Value) -> Vec<Violation> {
-    let validator = match jsonschema::validator_for(schema) {
-        Ok(validator) => validator,
-        Err(error) => {
-            return vec![Violation {
-                path: String::new(),
-                message: format!("the schema itself is invalid: {error}"),
-            }];
+    Schema::compile(schema).violations(value)
+}
+
+/// A JSON Schema compiled once, for checking many values (compiling costs far more than
+/// checking).
+///
+/// ```
+/// use mcp_assured::assert::schema::Schema;
+/// use serde_json::json;
+///
+/// let schema = Schema::compile(&json!({"type": "object", "required": ["city"]}));
+/// assert!(schema.violations(&json!({"city": "Oslo"})).is_empty());
+/// assert_eq!(schema.violations(&json!({})).len(), 1);
+/// ```
+pub struct Schema {
+    compiled: Result<jsonschema::Validator, String>,
+}
+
+impl fmt::Debug for Schema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Schema")
+            .field("valid", &self.compiled.is_ok())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Schema {
+    /// Compiles `schema`. An invalid schema compiles to one that every value violates, with
+    /// the reason.
+    pub fn compile(schema: &Value) -> Schema {
+        Schema {
+            compiled: jsonschema::validator_for(schema)
+                .map_err(|error| format!("the schema itself is invalid: {error}")),
         }
-    };
-    validator
-        .iter_errors(value)
-        .map(|error| Violation {
-            path: error.instance_path().to_string(),
-            message: error.to_string(),
-        })
-        .collect()
+    }
+
+    /// Every violation of this schema by `value`; empty when it conforms.
+    pub fn violations(&self, value: &Value) -> Vec<Violation> {
+        match &self.compiled {
+            Ok(validator) => validator
+                .iter_errors(value)
+                .map(|error| Violation {
+                    path: error.instance_path().to_string(),
+                    message: error.to_string(),
+                })
+                .collect(),
+            Err(reason) => vec![Violation {
+                path: String::new(),
+                message: reason.clone(),
+            }],
+        }
+    }
 }
 
 /// Checks `arguments` against `tool`'s `inputSchema` before a call.

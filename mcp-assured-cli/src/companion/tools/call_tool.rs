@@ -1,9 +1,12 @@
 //! `call_tool`: calls a tool and reports everything it answered, with timings, and any
 //! schema violations of the arguments.
 
-use std::time::{Duration, Instant};
+use std::{
+    sync::Arc,
+    time::{Duration, Instant},
+};
 
-use mcp_assured::{assert::schema::validate_arguments, model::Tool};
+use mcp_assured::model::Tool;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -13,7 +16,7 @@ use crate::companion::{
     answer::Answer,
     clock::{iso, millis_since, now},
     errors::{ErrorType, Operation, classify, details},
-    state::Stats,
+    state::{Stats, ToolCache},
 };
 
 on_connection!(Args);
@@ -81,8 +84,10 @@ async fn run(
     };
     let violations: Vec<Value> = tool
         .as_ref()
-        .map(|tool| {
-            validate_arguments(tool, &arguments)
+        .map(|(tools, tool)| {
+            tools
+                .input_schema(tool)
+                .violations(&arguments)
                 .into_iter()
                 .map(|v| json!({ "path": v.path, "message": v.message }))
                 .collect()
@@ -100,7 +105,7 @@ async fn run(
             json!({
                 "violations": violations,
                 "arguments": arguments,
-                "input_schema": tool.map(|t| json!(t.input_schema)),
+                "input_schema": tool.map(|(_, t)| json!(t.input_schema)),
             }),
         );
     }
@@ -203,25 +208,32 @@ async fn run(
     }
 }
 
-/// The tool's definition: from the cached list, refreshed once if it is not there.
+/// The tool's definition (with the list it is in): from the cached list, refreshed once if
+/// it is not there.
 async fn find_tool(
     connection: &crate::companion::state::Connection,
     name: &str,
-) -> mcp_assured::Result<Option<Tool>> {
-    let find = |tools: Vec<Tool>| tools.into_iter().find(|tool| tool.name == name);
-    if let Some(tool) = find(connection.tools(false).await?) {
-        return Ok(Some(tool));
+) -> mcp_assured::Result<Option<(Arc<ToolCache>, Tool)>> {
+    for refresh in [false, true] {
+        let tools = connection.tools(refresh).await?;
+        if let Some(tool) = tools.get(name).cloned() {
+            return Ok(Some((tools, tool)));
+        }
     }
-    Ok(find(connection.tools(true).await?))
+    Ok(None)
 }
 
 async fn not_found_details(connection: &crate::companion::state::Connection) -> Value {
     let names: Vec<String> = connection
         .tools(false)
         .await
-        .unwrap_or_default()
-        .into_iter()
-        .map(|tool| tool.name.to_string())
-        .collect();
+        .map(|tools| {
+            tools
+                .tools
+                .iter()
+                .map(|tool| tool.name.to_string())
+                .collect()
+        })
+        .unwrap_or_default();
     json!({ "available_tools": names })
 }

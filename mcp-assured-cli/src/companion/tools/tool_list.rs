@@ -32,8 +32,11 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
         Ok(tools) => {
             let info = connection.client.server_info();
             answer
-                .field("tools", tools.iter().map(advertised).collect::<Vec<_>>())
-                .meta("total_tools", tools.len())
+                .field(
+                    "tools",
+                    tools.tools.iter().map(advertised).collect::<Vec<_>>(),
+                )
+                .meta("total_tools", tools.tools.len())
                 .meta("server_name", info.name.clone())
                 .meta("server_version", info.version.clone())
                 .meta("retrieved_at", iso(now()))
