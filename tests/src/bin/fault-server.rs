@@ -2,7 +2,7 @@
 //! misbehaves as told, for the fault-injection suite.
 //!
 //! ```text
-//! fault-server [--transport stdio|http] [--port N] [--fault NAME] [--tag TAG]
+//! fault-server [--transport stdio|http|sse] [--port N] [--fault NAME] [--tag TAG]
 //! ```
 //!
 //! Over HTTP it binds `127.0.0.1:<port>` (0 = any free port) and writes
@@ -15,14 +15,16 @@ use std::{
 };
 
 use clap::Parser;
+use mcp_assured_examples::{HttpOptions, serve::serve_sse_with};
 use mcp_assured_tests::faults::{Fault, FaultServer, http, wire};
 use tokio::net::TcpListener;
 
 /// An MCP server that misbehaves on purpose.
 #[derive(Debug, Parser)]
 struct Cli {
-    /// `stdio` or `http` (streamable HTTP at /mcp).
-    #[arg(long, default_value = "stdio", value_parser = ["stdio", "http"])]
+    /// `stdio`, `http` (streamable HTTP at /mcp) or `sse` (HTTP+SSE at /sse; only the tools
+    /// misbehave there).
+    #[arg(long, default_value = "stdio", value_parser = ["stdio", "http", "sse"])]
     transport: String,
     /// Port on 127.0.0.1 for `http`; 0 picks a free one. `PORT` if unset.
     #[arg(long, env = "PORT", default_value_t = 0)]
@@ -52,6 +54,10 @@ async fn main() -> Result<(), Box<dyn Error>> {
     }
     let listener = TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, cli.port))).await?;
     eprintln!("listening on http://{}", listener.local_addr()?);
-    http::serve(listener, server, cli.fault).await?;
+    if cli.transport == "sse" {
+        serve_sse_with(listener, HttpOptions::default(), move || server.clone()).await?;
+    } else {
+        http::serve(listener, server, cli.fault).await?;
+    }
     Ok(())
 }

@@ -2,12 +2,12 @@
 //!
 //! [`FaultServer`] is a well-behaved rmcp server whose tools misbehave on request (answer 5 MB,
 //! flood notifications, hang, crash, return an error with odd `data`). The `fault-server`
-//! binary serves it over stdio or streamable HTTP and can break the layers below rmcp too,
-//! one [`Fault`] per process: the JSON-RPC lines on stdio ([`wire`]) or the HTTP responses
-//! ([`http`]).
+//! binary serves it over stdio, streamable HTTP or HTTP+SSE and can break the layers below
+//! rmcp too, one [`Fault`] per process: the JSON-RPC lines on stdio ([`wire`]) or the
+//! streamable HTTP responses ([`http`]).
 //!
 //! ```text
-//! fault-server [--transport stdio|http] [--port N] [--fault NAME] [--tag TAG]
+//! fault-server [--transport stdio|http|sse] [--port N] [--fault NAME] [--tag TAG]
 //! ```
 //!
 //! `--tag` is ignored by the server; tests put a unique value there to find the process in

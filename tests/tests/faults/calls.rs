@@ -45,7 +45,7 @@ async fn hang_times_out_and_is_cancelled(via: Via) {
     }
     peer.finish().await;
 }
-on!(hang_times_out_and_is_cancelled: in_process, stdio, http);
+on!(hang_times_out_and_is_cancelled: in_process, stdio, http, sse);
 
 /// A JSON-RPC error whose `data` is odd reaches the test intact.
 async fn odd_error_data_arrives_intact(via: Via) {
@@ -79,7 +79,7 @@ async fn odd_error_data_arrives_intact(via: Via) {
     peer.client.ping().await.unwrap();
     peer.finish().await;
 }
-on!(odd_error_data_arrives_intact: in_process, stdio, http);
+on!(odd_error_data_arrives_intact: in_process, stdio, http, sse);
 
 /// A 5 MB answer arrives whole, within the timeout.
 async fn a_five_megabyte_answer_arrives_whole(via: Via) {
@@ -97,7 +97,7 @@ async fn a_five_megabyte_answer_arrives_whole(via: Via) {
     peer.client.ping().await.unwrap();
     peer.finish().await;
 }
-on!(a_five_megabyte_answer_arrives_whole: in_process, stdio, http);
+on!(a_five_megabyte_answer_arrives_whole: in_process, stdio, http, sse);
 
 /// 10,000 notifications while a call is pending: the call completes and every notification
 /// is recorded once. On one stream (stdio, in-process) they are all recorded, in order,
@@ -115,7 +115,8 @@ async fn a_notification_flood_during_a_call(via: Via) {
     assert_eq!(result.text(), "sent 10000");
     let deadline = Instant::now() + Duration::from_secs(3);
     let mut logged = peer.client.log_messages();
-    while via == Via::Http && logged.len() < 10_000 && Instant::now() < deadline {
+    while matches!(via, Via::Http | Via::Sse) && logged.len() < 10_000 && Instant::now() < deadline
+    {
         tokio::time::sleep(Duration::from_millis(20)).await;
         logged = peer.client.log_messages();
     }
@@ -123,7 +124,7 @@ async fn a_notification_flood_during_a_call(via: Via) {
         .iter()
         .map(|message| message.data["flood"].as_u64().unwrap())
         .collect();
-    if via != Via::Http {
+    if !matches!(via, Via::Http | Via::Sse) {
         assert!(indices.is_sorted(), "out of order");
     }
     indices.sort_unstable();
@@ -131,7 +132,7 @@ async fn a_notification_flood_during_a_call(via: Via) {
     peer.client.ping().await.unwrap();
     peer.finish().await;
 }
-on!(a_notification_flood_during_a_call: in_process, stdio, http);
+on!(a_notification_flood_during_a_call: in_process, stdio, http, sse);
 
 /// The server process dies while answering: a typed error naming the call, at once.
 async fn a_crash_during_a_call(via: Via) {
@@ -157,7 +158,7 @@ async fn a_crash_during_a_call(via: Via) {
             let stderr = stderr_tail.as_deref().unwrap_or_default();
             assert!(stderr.contains("crashing on purpose (code 5)"), "{stderr}");
         }
-        (Via::Http, Error::Transport { method, .. }) => {
+        (Via::Http | Via::Sse, Error::Transport { method, .. }) => {
             assert_eq!(method.as_deref(), Some("tools/call crash"));
         }
         (via, other) => panic!("{via:?}: unexpected {other:?}"),
@@ -165,7 +166,7 @@ async fn a_crash_during_a_call(via: Via) {
     assert!(!error.is_timeout());
     peer.finish().await;
 }
-on!(a_crash_during_a_call: stdio, http);
+on!(a_crash_during_a_call: stdio, http, sse);
 
 /// The server dies while the client is idle: the next request fails at once, saying so.
 async fn a_crash_between_calls(via: Via) {
@@ -209,8 +210,13 @@ async fn a_crash_between_calls(via: Via) {
                 "{reason}"
             );
         }
+        // The session's event stream broke when the server died; the next call says so.
+        (Via::Sse, Error::Transport { method, reason, .. }) => {
+            assert_eq!(method.as_deref(), Some("tools/call echo"));
+            assert!(reason.contains("SSE stream broke"), "{reason}");
+        }
         (via, other) => panic!("{via:?}: unexpected {other:?}"),
     }
     peer.finish().await;
 }
-on!(a_crash_between_calls: stdio, http);
+on!(a_crash_between_calls: stdio, http, sse);

@@ -84,13 +84,23 @@ pub fn stdio(fault: Fault, tag: &str) -> ClientBuilder {
 
 /// `fault-server --transport http --fault <fault>` on a free loopback port, tagged `tag`.
 pub async fn http_server(fault: Fault, tag: &str) -> ServerProcess {
+    server_on("http", "/mcp", fault, tag).await
+}
+
+/// `fault-server --transport <transport>` (`http` or `sse`) on a free loopback port.
+async fn server_on(transport: &str, path: &str, fault: Fault, tag: &str) -> ServerProcess {
     let tag = tag.to_owned();
-    ServerProcess::start(&format!("fault-server ({fault})"), "/mcp", move |port| {
-        let mut command = Command::new(FAULT_SERVER);
-        command.args(["--transport", "http", "--port", &port.to_string()]);
-        command.args(["--fault", fault.name(), "--tag", &tag]);
-        command
-    })
+    let transport = transport.to_owned();
+    ServerProcess::start(
+        &format!("fault-server ({transport}, {fault})"),
+        path,
+        move |port| {
+            let mut command = Command::new(FAULT_SERVER);
+            command.args(["--transport", &transport, "--port", &port.to_string()]);
+            command.args(["--fault", fault.name(), "--tag", &tag]);
+            command
+        },
+    )
     .await
 }
 
@@ -103,15 +113,18 @@ pub enum Via {
     Stdio,
     /// The `fault-server` binary over streamable HTTP.
     Http,
+    /// The `fault-server` binary over HTTP+SSE.
+    Sse,
 }
 
 impl Via {
-    /// `in_process`, `stdio` or `http`: the names the `on!` macro uses.
+    /// `in_process`, `stdio`, `http` or `sse`: the names the `on!` macro uses.
     pub fn named(name: &str) -> Self {
         match name {
             "in_process" => Via::InProcess,
             "stdio" => Via::Stdio,
             "http" => Via::Http,
+            "sse" => Via::Sse,
             other => panic!("no transport `{other}`"),
         }
     }
@@ -148,8 +161,12 @@ impl Peer {
                 None,
             ),
             Via::Stdio => (stdio(fault, &tag).build().await.unwrap(), None),
-            Via::Http => {
-                let server = http_server(fault, &tag).await;
+            Via::Http | Via::Sse => {
+                let server = if via == Via::Sse {
+                    server_on("sse", "/sse", fault, &tag).await
+                } else {
+                    http_server(fault, &tag).await
+                };
                 let client = McpAssured::client()
                     .base_uri(server.endpoint_url())
                     .timeout(TIMEOUT)

@@ -30,8 +30,9 @@ use futures::{
     stream::{self, BoxStream},
 };
 use rmcp::{
-    ServiceExt,
+    RoleServer, Service, ServiceExt,
     model::ClientJsonRpcMessage,
+    service::DynService,
     transport::common::server_side_http::{SessionId, session_id},
 };
 use serde::Deserialize;
@@ -47,9 +48,12 @@ const CHANNEL_CAPACITY: usize = 32;
 /// Where each open session takes the client's messages.
 type Sessions = Arc<Mutex<HashMap<SessionId, mpsc::Sender<ClientJsonRpcMessage>>>>;
 
+/// Makes the server of each new session.
+type NewSession = Arc<dyn Fn() -> Box<dyn DynService<RoleServer>> + Send + Sync>;
+
 #[derive(Clone)]
 struct AppState {
-    server: ExampleServer,
+    new_session: NewSession,
     sessions: Sessions,
     shutdown: CancellationToken,
 }
@@ -60,11 +64,29 @@ struct AppState {
 ///
 /// If accepting connections fails.
 pub async fn serve_sse(listener: TcpListener, options: HttpOptions) -> io::Result<()> {
+    let server: ExampleServer = options.server();
+    serve_sse_with(listener, options, move || server.for_new_session()).await
+}
+
+/// Serves any rmcp server over HTTP+SSE like [`serve_sse`], `new_session` making the server
+/// of each session (`options.page_size` is the example server's and is ignored here).
+///
+/// # Errors
+///
+/// If accepting connections fails.
+pub async fn serve_sse_with<S>(
+    listener: TcpListener,
+    options: HttpOptions,
+    new_session: impl Fn() -> S + Send + Sync + 'static,
+) -> io::Result<()>
+where
+    S: Service<RoleServer>,
+{
     let shutdown = CancellationToken::new();
     // Dropping this future (an aborted test task) ends the sessions too.
     let _end_sessions = shutdown.clone().drop_guard();
     let state = AppState {
-        server: options.server(),
+        new_session: Arc::new(move || new_session().into_dyn()),
         sessions: Sessions::default(),
         shutdown,
     };
@@ -81,7 +103,7 @@ async fn open_session(State(state): State<AppState>) -> impl IntoResponse {
     let (to_client, from_server) = mpsc::channel(CHANNEL_CAPACITY);
     lock(&state.sessions).insert(id.clone(), to_server);
 
-    let server = state.server.for_new_session();
+    let server = (state.new_session)();
     let session_ended = state.shutdown.child_token();
     tokio::spawn(async move {
         // rmcp takes any (Sink, Stream) pair of JSON-RPC messages as a transport.
