@@ -48,15 +48,22 @@ async fn main() -> Result<(), Box<dyn Error>> {
     let sse_url = format!("http://{}/sse", sse.local_addr()?);
     tokio::spawn(serve_sse(sse, HttpOptions::default()));
 
-    println!("echo round trip, {calls} calls after {WARM_UP} warm-up calls, release build\n");
-    println!("| transport | mcp-assured mean | p50 | p99 | rmcp mean | ratio |");
-    println!("| --- | --- | --- | --- | --- | --- |");
+    println!(
+        "echo round trip, {calls} calls each after {WARM_UP} warm-up calls, in {ROUNDS} \
+         alternating rounds, release build\n"
+    );
+    println!(
+        "| transport | mcp-assured p50 | mean | p99 | rmcp p50 | mean | ratio of p50s | \
+         ratio of means | per-round ratios (p50) |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 
+    // In-process: ours drives the server through its in-process transport; the baseline is
+    // rmcp's own client and server on a duplex pipe, the server on a task of its own.
     let ours = McpAssured::client()
         .service(ExampleServer::new())
         .build()
         .await?;
-    let assured = measure_echo(&ours, calls).await?;
     let (server_io, client_io) = tokio::io::duplex(1 << 20);
     tokio::spawn(async move {
         if let Ok(running) = ExampleServer::new().serve(server_io).await {
@@ -64,90 +71,130 @@ async fn main() -> Result<(), Box<dyn Error>> {
         }
     });
     let raw = ().serve(client_io).await?;
-    let baseline = measure(calls, || raw_echo(raw.peer())).await?;
-    row("in-process", &assured, Some(&baseline));
+    compare("in-process", &ours, raw.peer(), calls).await?;
 
     let ours = McpAssured::client()
         .command(&me)
         .arg("--serve-stdio")
         .build()
         .await?;
-    let assured = measure_echo(&ours, calls).await?;
     let child = TokioChildProcess::new(tokio::process::Command::new(&me).configure(|c| {
         c.arg("--serve-stdio");
     }))?;
     let raw = ().serve(child).await?;
-    let baseline = measure(calls, || raw_echo(raw.peer())).await?;
-    row("stdio", &assured, Some(&baseline));
+    compare("stdio", &ours, raw.peer(), calls).await?;
 
     let ours = McpAssured::client().base_uri(&http_url).build().await?;
-    let assured = measure_echo(&ours, calls).await?;
     let raw = ().serve(StreamableHttpClientTransport::from_uri(http_url.as_str())).await?;
-    let baseline = measure(calls, || raw_echo(raw.peer())).await?;
-    row("streamable HTTP", &assured, Some(&baseline));
+    compare("streamable HTTP", &ours, raw.peer(), calls).await?;
 
     let ours = McpAssured::client().base_uri(&sse_url).build().await?;
-    let assured = measure_echo(&ours, calls).await?;
-    row("HTTP+SSE", &assured, None);
+    let mut times = Timings::default();
+    for _ in 0..WARM_UP {
+        echo(&ours).await?;
+    }
+    for _ in 0..calls {
+        times.time(echo(&ours)).await?;
+    }
+    let p50 = times.quantile(0.5);
+    println!(
+        "| HTTP+SSE | {} | {} | {} | — | — | — | — | — |",
+        us(p50),
+        us(times.mean()),
+        us(times.quantile(0.99))
+    );
     println!("\nrmcp 3.9 has no HTTP+SSE client, so that row has no baseline.");
     Ok(())
 }
 
-async fn measure_echo(
-    client: &mcp_assured::McpClient,
+const ROUNDS: usize = 20;
+
+/// Alternates rounds of calls through `ours` and through rmcp's `raw` peer, so drift on a
+/// busy machine hits both alike, and prints one row.
+async fn compare(
+    transport: &str,
+    ours: &mcp_assured::McpClient,
+    raw: &rmcp::Peer<rmcp::RoleClient>,
     calls: usize,
-) -> mcp_assured::Result<Vec<Duration>> {
-    measure(calls, || async {
-        client
-            .call_tool("echo", json!({"message": "hi"}))
-            .await
-            .map(drop)
-    })
-    .await
+) -> Result<(), Box<dyn Error>> {
+    for _ in 0..WARM_UP {
+        echo(ours).await?;
+        raw_echo(raw).await?;
+    }
+    let per_round = calls.div_ceil(ROUNDS);
+    let (mut all_ours, mut all_raw) = (Timings::default(), Timings::default());
+    let mut ratios = Vec::with_capacity(ROUNDS);
+    for _ in 0..ROUNDS {
+        let (mut round_ours, mut round_raw) = (Timings::default(), Timings::default());
+        for _ in 0..per_round {
+            round_ours.time(echo(ours)).await?;
+        }
+        for _ in 0..per_round {
+            round_raw.time(raw_echo(raw)).await?;
+        }
+        ratios.push(ratio(round_ours.quantile(0.5), round_raw.quantile(0.5)));
+        all_ours.extend(round_ours);
+        all_raw.extend(round_raw);
+    }
+    ratios.sort_by(f64::total_cmp);
+    println!(
+        "| {transport} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.2}–{:.2} |",
+        us(all_ours.quantile(0.5)),
+        us(all_ours.mean()),
+        us(all_ours.quantile(0.99)),
+        us(all_raw.quantile(0.5)),
+        us(all_raw.mean()),
+        ratio(all_ours.quantile(0.5), all_raw.quantile(0.5)),
+        ratio(all_ours.mean(), all_raw.mean()),
+        ratios[0],
+        ratios[ratios.len() - 1],
+    );
+    Ok(())
 }
 
-async fn raw_echo(peer: &rmcp::Peer<rmcp::RoleClient>) -> Result<(), rmcp::ServiceError> {
+async fn echo(client: &mcp_assured::McpClient) -> Result<(), Box<dyn Error>> {
+    client.call_tool("echo", json!({"message": "hi"})).await?;
+    Ok(())
+}
+
+async fn raw_echo(peer: &rmcp::Peer<rmcp::RoleClient>) -> Result<(), Box<dyn Error>> {
     let mut params = CallToolRequestParams::new("echo");
     params.arguments = json!({"message": "hi"}).as_object().cloned();
-    peer.call_tool(params).await.map(drop)
+    peer.call_tool(params).await?;
+    Ok(())
 }
 
-async fn measure<F, Fut, E>(calls: usize, mut call: F) -> Result<Vec<Duration>, E>
-where
-    F: FnMut() -> Fut,
-    Fut: Future<Output = Result<(), E>>,
-{
-    for _ in 0..WARM_UP {
-        call().await?;
-    }
-    let mut times = Vec::with_capacity(calls);
-    for _ in 0..calls {
+/// Round-trip times of one series of calls.
+#[derive(Default)]
+struct Timings(Vec<Duration>);
+
+impl Timings {
+    async fn time<E>(&mut self, call: impl Future<Output = Result<(), E>>) -> Result<(), E> {
         let start = Instant::now();
-        call().await?;
-        times.push(start.elapsed());
+        call.await?;
+        self.0.push(start.elapsed());
+        Ok(())
     }
-    times.sort();
-    Ok(times)
+
+    fn extend(&mut self, other: Timings) {
+        self.0.extend(other.0);
+    }
+
+    fn quantile(&self, q: f64) -> Duration {
+        let mut sorted = self.0.clone();
+        sorted.sort();
+        sorted[((sorted.len() - 1) as f64 * q) as usize]
+    }
+
+    fn mean(&self) -> Duration {
+        self.0.iter().sum::<Duration>() / u32::try_from(self.0.len()).unwrap_or(u32::MAX)
+    }
 }
 
-fn mean(times: &[Duration]) -> Duration {
-    times.iter().sum::<Duration>() / u32::try_from(times.len()).unwrap_or(u32::MAX)
+fn ratio(ours: Duration, baseline: Duration) -> f64 {
+    ours.as_secs_f64() / baseline.as_secs_f64()
 }
 
-fn row(transport: &str, ours: &[Duration], baseline: Option<&[Duration]>) {
-    let us = |d: Duration| format!("{:.0} µs", d.as_secs_f64() * 1e6);
-    let p = |q: f64| ours[((ours.len() - 1) as f64 * q) as usize];
-    let (base, ratio) = match baseline {
-        Some(b) => (
-            us(mean(b)),
-            format!("{:.2}", mean(ours).as_secs_f64() / mean(b).as_secs_f64()),
-        ),
-        None => ("—".into(), "—".into()),
-    };
-    println!(
-        "| {transport} | {} | {} | {} | {base} | {ratio} |",
-        us(mean(ours)),
-        us(p(0.5)),
-        us(p(0.99)),
-    );
+fn us(d: Duration) -> String {
+    format!("{:.0} µs", d.as_secs_f64() * 1e6)
 }
