@@ -36,7 +36,7 @@ const HUGE_LIMIT: usize = 64 * 1024 * 1024;
 /// | `echo {text}` | answers `text` |
 /// | `huge {bytes}` | answers a text of `bytes` bytes (`x` repeated) |
 /// | `flood {count}` | sends `count` `notifications/message`, then answers `sent <count>` |
-/// | `odd_error` | answers JSON-RPC error `-32099` whose `data` is [`FaultServer::ODD_DATA`] |
+/// | `odd_error` | answers JSON-RPC error `-32099` whose `data` is [`FaultServer::odd_data`] |
 /// | `hang` | never answers; counts the call when it is cancelled |
 /// | `cancelled_calls` | answers how many `hang` calls were cancelled so far |
 /// | `crash {code}` | writes a line to stderr and exits the process |
