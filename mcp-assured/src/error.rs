@@ -161,6 +161,23 @@ pub enum Error {
         detail: String,
     },
 
+    /// An HTTP answer that is an error status without the body the request expects (a REST
+    /// envelope, say): a proxy's `413 Payload Too Large`, a `429` without an envelope, an
+    /// HTML error page.
+    #[error("`{request}` was answered HTTP {status}{}{}: {}", content_type.as_ref().map(|t| format!(" ({t})")).unwrap_or_default(), retry_after.as_ref().map(|r| format!(", Retry-After: {r}")).unwrap_or_default(), if body.is_empty() { "<empty body>" } else { body })]
+    Http {
+        /// The request, e.g. `POST /mcp/tools/echo/execute`.
+        request: String,
+        /// The HTTP status.
+        status: u16,
+        /// The `Retry-After` header, if any.
+        retry_after: Option<String>,
+        /// The `Content-Type` of the body, if any.
+        content_type: Option<String>,
+        /// The body (cut to 1000 characters).
+        body: String,
+    },
+
     /// A tool, prompt or resource looked up by name is not offered by the server.
     #[error("{kind} `{name}` not found; the server offers: {}", list(.available))]
     NotFound {
@@ -195,6 +212,7 @@ impl Error {
     pub fn http_status(&self) -> Option<u16> {
         match self {
             Error::Connect { status, .. } | Error::Transport { status, .. } => *status,
+            Error::Http { status, .. } => Some(*status),
             _ => None,
         }
     }

@@ -155,6 +155,7 @@ pub mod checks;
 mod client;
 mod error;
 pub mod fixture;
+pub mod rest;
 mod secret;
 pub mod server_tests;
 pub mod snapshot;

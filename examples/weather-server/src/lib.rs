@@ -18,6 +18,7 @@
 //! ```
 
 pub mod api;
+pub mod rest;
 pub mod serve;
 mod server;
 pub mod tools;

@@ -1,6 +1,7 @@
 //! `weather-server`: the weather MCP server as a process, over stdio (the default) or
 //! streamable HTTP (`--port N`, on 127.0.0.1; writes `listening on http://127.0.0.1:N` to
-//! stderr once bound). Logs go to stderr (`RUST_LOG`, default `warn`).
+//! stderr once bound), optionally with the same tools as REST endpoints (`--rest`). Logs go to
+//! stderr (`RUST_LOG`, default `warn`).
 
 use std::{error::Error, net::Ipv4Addr};
 
@@ -8,7 +9,11 @@ use clap::{CommandFactory, Parser, ValueEnum, error::ErrorKind};
 use rmcp::ServiceExt;
 use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
-use weather_server::{WeatherServer, serve::serve_streamable_http};
+use weather_server::{
+    WeatherServer,
+    rest::RestOptions,
+    serve::{serve_hybrid, serve_streamable_http},
+};
 
 /// An MCP server whose tools call a weather API.
 #[derive(Debug, Parser)]
@@ -23,6 +28,21 @@ struct Cli {
     /// Port on 127.0.0.1 for HTTP; 0 picks a free one.
     #[arg(long)]
     port: Option<u16>,
+    /// Over HTTP, also serve the tools as REST endpoints (`GET /mcp/tools`,
+    /// `POST /mcp/tools/{name}/execute`): a hybrid server.
+    #[arg(long)]
+    rest: bool,
+    /// Require this bearer token on the REST endpoints.
+    #[arg(
+        long,
+        env = "WEATHER_REST_TOKEN",
+        hide_env_values = true,
+        requires = "rest"
+    )]
+    rest_token: Option<String>,
+    /// Make the REST surface drift from the MCP one on purpose (for parity checks).
+    #[arg(long, requires = "rest")]
+    rest_drift: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -56,6 +76,14 @@ async fn main() -> Result<(), Box<dyn Error>> {
     } else {
         Transport::Stdio
     });
+    if cli.rest && transport != Transport::Http {
+        Cli::command()
+            .error(
+                ErrorKind::ArgumentConflict,
+                "--rest needs the HTTP transport (--port N)",
+            )
+            .exit()
+    }
     match transport {
         Transport::Stdio => {
             server
@@ -67,7 +95,18 @@ async fn main() -> Result<(), Box<dyn Error>> {
         Transport::Http => {
             let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, cli.port.unwrap_or(0))).await?;
             eprintln!("listening on http://{}", listener.local_addr()?);
-            serve_streamable_http(listener, server).await?;
+            if cli.rest {
+                let mut options = RestOptions::default();
+                if let Some(token) = cli.rest_token {
+                    options = options.bearer_token(token);
+                }
+                if cli.rest_drift {
+                    options = options.drifting();
+                }
+                serve_hybrid(listener, server, options).await?;
+            } else {
+                serve_streamable_http(listener, server).await?;
+            }
         }
     }
     Ok(())

@@ -9,7 +9,10 @@ use rmcp::transport::streamable_http_server::{
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::WeatherServer;
+use crate::{
+    WeatherServer,
+    rest::{self, RestOptions},
+};
 
 /// Serves `server` at `/mcp` on `listener` until the future is dropped.
 ///
@@ -19,11 +22,33 @@ use crate::WeatherServer;
 pub async fn serve_streamable_http(listener: TcpListener, server: WeatherServer) -> io::Result<()> {
     let shutdown = CancellationToken::new();
     let _end_sessions = shutdown.clone().drop_guard();
+    axum::serve(listener, mcp_router(server, shutdown)).await
+}
+
+/// Serves `server` as a hybrid server: MCP at `/mcp` and the same tools over REST at
+/// `/mcp/tools` (see [`rest`](mod@crate::rest)), until the future is dropped.
+///
+/// # Errors
+///
+/// If accepting connections fails.
+pub async fn serve_hybrid(
+    listener: TcpListener,
+    server: WeatherServer,
+    options: RestOptions,
+) -> io::Result<()> {
+    let shutdown = CancellationToken::new();
+    let _end_sessions = shutdown.clone().drop_guard();
+    let app = rest::router(&server, options).merge(mcp_router(server, shutdown));
+    axum::serve(listener, app).await
+}
+
+/// rmcp's streamable HTTP service at `/mcp`; its sessions end when `shutdown` is cancelled.
+fn mcp_router(server: WeatherServer, shutdown: CancellationToken) -> Router {
     let config = StreamableHttpServerConfig::default().with_cancellation_token(shutdown);
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    axum::serve(listener, Router::new().route_service("/mcp", service)).await
+    Router::new().route_service("/mcp", service)
 }

@@ -26,6 +26,11 @@ impl WeatherServer {
             api: Arc::new(WeatherApi::new(api_base_url)),
         }
     }
+
+    /// The API client the tools call.
+    pub(crate) fn api(&self) -> Arc<WeatherApi> {
+        Arc::clone(&self.api)
+    }
 }
 
 impl ServerHandler for WeatherServer {

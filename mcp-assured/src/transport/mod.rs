@@ -7,6 +7,8 @@ pub(crate) mod lines;
 pub(crate) mod raw;
 pub(crate) mod sse;
 pub(crate) mod stdio;
+
+pub(crate) use sse::describe_request_error;
 pub(crate) mod streamable_http;
 
 use self::{

@@ -1,0 +1,111 @@
+//! [`RestClientBuilder`]: configures a [`RestClient`].
+
+use std::{fmt, time::Duration};
+
+use super::client::RestClient;
+use crate::{DEFAULT_TIMEOUT, Error, Result, Secret};
+
+/// Configures a [`RestClient`]; made by [`McpAssured::rest`](crate::McpAssured::rest).
+#[derive(Clone, Default)]
+pub struct RestClientBuilder {
+    base: Option<String>,
+    bearer_token: Option<Secret>,
+    headers: Vec<(String, Secret)>,
+    protocol_version: Option<String>,
+    timeout: Option<Duration>,
+}
+
+impl fmt::Debug for RestClientBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RestClientBuilder")
+            .field("base", &self.base)
+            .field(
+                "bearer_token",
+                &self.bearer_token.as_ref().map(|_| "<redacted>"),
+            )
+            .field(
+                "headers",
+                &self
+                    .headers
+                    .iter()
+                    .map(|(name, _)| name)
+                    .collect::<Vec<_>>(),
+            )
+            .field("protocol_version", &self.protocol_version)
+            .field("timeout", &self.timeout)
+            .finish()
+    }
+}
+
+impl RestClientBuilder {
+    /// The server's base URL, e.g. `http://127.0.0.1:8080`; the endpoints are
+    /// `/mcp/tools` and `/mcp/tools/{name}/execute` below it. A trailing `/` is ignored.
+    #[must_use]
+    pub fn base_uri(mut self, uri: impl Into<String>) -> Self {
+        self.base = Some(uri.into().trim_end_matches('/').to_owned());
+        self
+    }
+
+    /// Sends `Authorization: Bearer <token>` with every request. The token never appears in
+    /// output.
+    #[must_use]
+    pub fn bearer_token(mut self, token: impl Into<Secret>) -> Self {
+        self.bearer_token = Some(token.into());
+        self
+    }
+
+    /// Sends a header with every request; its value never appears in output.
+    #[must_use]
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<Secret>) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// The `X-MCP-Version` to send (default `1.0`).
+    #[must_use]
+    pub fn protocol_version(mut self, version: impl Into<String>) -> Self {
+        self.protocol_version = Some(version.into());
+        self
+    }
+
+    /// How long each request may take (default [`DEFAULT_TIMEOUT`]).
+    #[must_use]
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// The client. Nothing is sent until the first request.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidInput`] without a base URI, or with one that is not an `http(s)` URL.
+    pub fn build(self) -> Result<RestClient> {
+        let base = self.base.ok_or_else(|| {
+            Error::invalid(
+                "REST client",
+                "no base URI; call `.base_uri(\"http://127.0.0.1:8080\")`",
+            )
+        })?;
+        let parsed = reqwest::Url::parse(&base)
+            .map_err(|error| Error::invalid("REST base URI", format!("`{base}`: {error}")))?;
+        if !matches!(parsed.scheme(), "http" | "https") {
+            return Err(Error::invalid(
+                "REST base URI",
+                format!("`{base}` is not an http(s) URL"),
+            ));
+        }
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(|error| Error::invalid("REST client", error.to_string()))?;
+        Ok(RestClient {
+            http,
+            base,
+            bearer_token: self.bearer_token,
+            headers: self.headers,
+            protocol_version: self.protocol_version.unwrap_or_else(|| "1.0".to_owned()),
+            timeout: self.timeout.unwrap_or(DEFAULT_TIMEOUT),
+        })
+    }
+}

@@ -1,0 +1,367 @@
+//! [`RestClient`]: the REST surface of a hybrid server, over reqwest.
+
+use std::{fmt, time::Duration};
+
+use reqwest::{Method, RequestBuilder, Response, StatusCode, header};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::envelope::{Execution, ExecutionContext, Metadata, RestError, RestTool, RestToolList};
+use crate::{Error, Result, Secret, transport::describe_request_error};
+
+/// The header that carries the REST protocol version, both ways.
+pub const VERSION_HEADER: &str = "X-MCP-Version";
+
+/// Longest body quoted in an error.
+const QUOTED_BODY: usize = 1000;
+
+/// A client of a hybrid server's REST tool endpoints: `GET /mcp/tools` and
+/// `POST /mcp/tools/{name}/execute`. Made by [`McpAssured::rest`](crate::McpAssured::rest).
+///
+/// Every answer that is a REST envelope is returned, `success: false` included (as an
+/// [`Execution`] with its [`error_code`](Execution::error_code)); anything else (an HTML error
+/// page, a body that is not JSON, a 413 or 429 without an envelope, no answer in time) is an
+/// [`Error`] naming what came back.
+#[derive(Clone)]
+pub struct RestClient {
+    pub(super) http: reqwest::Client,
+    pub(super) base: String,
+    pub(super) bearer_token: Option<Secret>,
+    pub(super) headers: Vec<(String, Secret)>,
+    pub(super) protocol_version: String,
+    pub(super) timeout: Duration,
+}
+
+impl fmt::Debug for RestClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RestClient")
+            .field("base", &self.base)
+            .field(
+                "bearer_token",
+                &self.bearer_token.as_ref().map(|_| "<redacted>"),
+            )
+            .field(
+                "headers",
+                &self
+                    .headers
+                    .iter()
+                    .map(|(name, _)| name)
+                    .collect::<Vec<_>>(),
+            )
+            .field("protocol_version", &self.protocol_version)
+            .field("timeout", &self.timeout)
+            .finish()
+    }
+}
+
+#[derive(Deserialize)]
+struct ToolListBody {
+    #[serde(default)]
+    version: Option<String>,
+    tools: Vec<RestTool>,
+}
+
+#[derive(Deserialize)]
+struct EnvelopeBody {
+    success: bool,
+    #[serde(default)]
+    result: Option<Value>,
+    #[serde(default)]
+    error: Option<RestError>,
+    #[serde(default)]
+    metadata: Option<Metadata>,
+}
+
+impl RestClient {
+    /// The base URL, e.g. `http://127.0.0.1:8080` (the endpoints are below `/mcp/tools`).
+    pub fn base_uri(&self) -> &str {
+        &self.base
+    }
+
+    /// The `X-MCP-Version` sent with every request.
+    pub fn protocol_version(&self) -> &str {
+        &self.protocol_version
+    }
+
+    /// A client like this one whose requests time out after `timeout`.
+    #[must_use]
+    pub fn with_timeout(&self, timeout: Duration) -> RestClient {
+        RestClient {
+            timeout,
+            ..self.clone()
+        }
+    }
+
+    /// `GET /mcp/tools`.
+    ///
+    /// # Errors
+    ///
+    /// If the server cannot be reached, does not answer in time, or answers with anything
+    /// but a `200` and a `{"tools": [..]}` body.
+    pub async fn list_tools(&self) -> Result<RestToolList> {
+        let request = "GET /mcp/tools";
+        let response = self
+            .send(request, self.request(Method::GET, "/mcp/tools"))
+            .await?;
+        let status = response.status();
+        let protocol_version = header_text(&response, VERSION_HEADER);
+        let (body, content_type) = self.body(request, response).await?;
+        if !status.is_success() {
+            return Err(http_error(request, status, None, content_type, &body));
+        }
+        let json = parse_json(request, status, content_type.as_deref(), &body)?;
+        let list: ToolListBody =
+            serde_json::from_value(json.clone()).map_err(|error| Error::UnexpectedResponse {
+                method: request.to_owned(),
+                detail: format!(
+                    "{error}; expected {{\"tools\": [..]}}, got {}",
+                    excerpt(&json.to_string())
+                ),
+            })?;
+        Ok(RestToolList {
+            version: list.version,
+            tools: list.tools,
+            protocol_version,
+        })
+    }
+
+    /// `POST /mcp/tools/{name}/execute` with `params`.
+    ///
+    /// # Errors
+    ///
+    /// As [`execute_with`](Self::execute_with).
+    pub async fn execute(&self, name: &str, params: Value) -> Result<Execution> {
+        self.execute_with(name, params, None).await
+    }
+
+    /// `POST /mcp/tools/{name}/execute` with `params` and an optional `context`.
+    ///
+    /// # Errors
+    ///
+    /// If `params` is not an object; if the server cannot be reached or does not answer in
+    /// time ([`Error::Timeout`]); if the answer is not a REST envelope: not JSON
+    /// ([`Error::Undecodable`]), JSON of another shape ([`Error::UnexpectedResponse`]), or an
+    /// error status without an envelope, such as a proxy's 413 or 429 ([`Error::Http`], with
+    /// the status, `Retry-After` and the body).
+    pub async fn execute_with(
+        &self,
+        name: &str,
+        params: Value,
+        context: Option<ExecutionContext>,
+    ) -> Result<Execution> {
+        if !params.is_object() {
+            return Err(Error::invalid(
+                format!("params for `{name}`"),
+                format!(
+                    "they must be a JSON object, not `{}`",
+                    excerpt(&params.to_string())
+                ),
+            ));
+        }
+        let request = format!("POST /mcp/tools/{name}/execute");
+        let mut body = json!({ "params": params });
+        if let Some(context) = context {
+            body["context"] = serde_json::to_value(context).unwrap_or(Value::Null);
+        }
+        let path = format!("/mcp/tools/{}/execute", encode_segment(name));
+        let response = self
+            .send(&request, self.request(Method::POST, &path).json(&body))
+            .await?;
+        let status = response.status();
+        let protocol_version = header_text(&response, VERSION_HEADER);
+        let retry_after = header_text(&response, header::RETRY_AFTER.as_str());
+        let (text, content_type) = self.body(&request, response).await?;
+        let json = match serde_json::from_str::<Value>(&text) {
+            Ok(json) => json,
+            Err(_) if !status.is_success() => {
+                return Err(http_error(
+                    &request,
+                    status,
+                    retry_after,
+                    content_type,
+                    &text,
+                ));
+            }
+            Err(error) => {
+                return Err(not_json(
+                    &request,
+                    status,
+                    content_type.as_deref(),
+                    &text,
+                    &error,
+                ));
+            }
+        };
+        let envelope: EnvelopeBody = match serde_json::from_value(json.clone()) {
+            Ok(envelope) => envelope,
+            Err(_) if !status.is_success() => {
+                return Err(http_error(
+                    &request,
+                    status,
+                    retry_after,
+                    content_type,
+                    &text,
+                ));
+            }
+            Err(error) => {
+                return Err(Error::UnexpectedResponse {
+                    method: request,
+                    detail: format!(
+                        "{error}; expected the envelope {{\"success\": .., \"result\" | \"error\": .., \"metadata\": ..}}, got {}",
+                        excerpt(&text)
+                    ),
+                });
+            }
+        };
+        Ok(Execution {
+            tool: name.to_owned(),
+            status: status.as_u16(),
+            success: envelope.success,
+            result: envelope.result,
+            error: envelope.error,
+            metadata: envelope.metadata,
+            protocol_version,
+            retry_after,
+            body: json,
+        })
+    }
+
+    fn request(&self, method: Method, path: &str) -> RequestBuilder {
+        let mut request = self
+            .http
+            .request(method, format!("{}{path}", self.base))
+            .header(VERSION_HEADER, &self.protocol_version)
+            .header(header::ACCEPT, "application/json")
+            .timeout(self.timeout);
+        if let Some(token) = &self.bearer_token {
+            request = request.bearer_auth(token.expose());
+        }
+        for (name, value) in &self.headers {
+            request = request.header(name.as_str(), value.expose());
+        }
+        request
+    }
+
+    async fn send(&self, request: &str, builder: RequestBuilder) -> Result<Response> {
+        builder
+            .send()
+            .await
+            .map_err(|error| self.failed(request, &error))
+    }
+
+    async fn body(&self, request: &str, response: Response) -> Result<(String, Option<String>)> {
+        let content_type = header_text(&response, header::CONTENT_TYPE.as_str());
+        let text = response
+            .text()
+            .await
+            .map_err(|error| self.failed(request, &error))?;
+        Ok((text, content_type))
+    }
+
+    fn failed(&self, request: &str, error: &reqwest::Error) -> Error {
+        if error.is_timeout() {
+            Error::Timeout {
+                method: request.to_owned(),
+                timeout: self.timeout,
+                stderr_tail: None,
+            }
+        } else if error.is_connect() {
+            Error::Connect {
+                target: self.base.clone(),
+                status: None,
+                www_authenticate: None,
+                reason: describe_request_error(error),
+            }
+        } else {
+            Error::Transport {
+                method: Some(request.to_owned()),
+                status: error.status().map(|status| status.as_u16()),
+                reason: describe_request_error(error),
+            }
+        }
+    }
+}
+
+fn header_text(response: &Response, name: &str) -> Option<String> {
+    response
+        .headers()
+        .get(name)
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned)
+}
+
+fn parse_json(
+    request: &str,
+    status: StatusCode,
+    content_type: Option<&str>,
+    text: &str,
+) -> Result<Value> {
+    serde_json::from_str(text)
+        .map_err(|error| not_json(request, status, content_type, text, &error))
+}
+
+fn not_json(
+    request: &str,
+    status: StatusCode,
+    content_type: Option<&str>,
+    text: &str,
+    error: &serde_json::Error,
+) -> Error {
+    Error::Undecodable {
+        line: excerpt(text),
+        reason: format!(
+            "HTTP {status} with content type {} is not JSON: {error}",
+            content_type.unwrap_or("(none)")
+        ),
+        method: Some(request.to_owned()),
+        stderr_tail: None,
+    }
+}
+
+fn http_error(
+    request: &str,
+    status: StatusCode,
+    retry_after: Option<String>,
+    content_type: Option<String>,
+    body: &str,
+) -> Error {
+    Error::Http {
+        request: request.to_owned(),
+        status: status.as_u16(),
+        retry_after,
+        content_type,
+        body: excerpt(body),
+    }
+}
+
+fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(QUOTED_BODY) {
+        Some((cut, _)) => format!("{}… ({} bytes)", &text[..cut], text.len()),
+        None => text.to_owned(),
+    }
+}
+
+/// `name` as one path segment: characters outside the unreserved set percent-encoded.
+fn encode_segment(name: &str) -> String {
+    let mut encoded = String::with_capacity(name.len());
+    for byte in name.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
+            encoded.push(char::from(byte));
+        } else {
+            encoded.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    encoded
+}
+
+#[cfg(test)]
+mod tests {
+    use super::encode_segment;
+
+    #[test]
+    fn tool_names_are_one_path_segment() {
+        assert_eq!(encode_segment("get_weather"), "get_weather");
+        assert_eq!(encode_segment("a/b c"), "a%2Fb%20c");
+        assert_eq!(encode_segment("mcp.test.x"), "mcp.test.x");
+    }
+}

@@ -1,0 +1,41 @@
+//! The REST surface of hybrid servers: servers that publish their MCP tools over plain HTTP
+//! too (`GET /mcp/tools`, `POST /mcp/tools/{name}/execute`, answering with a
+//! `success` / `result` / `error` / `metadata` envelope).
+//!
+//! ```no_run
+//! use mcp_assured::McpAssured;
+//! use mcp_assured::rest::ErrorCode;
+//! use serde_json::json;
+//!
+//! # async fn run() -> mcp_assured::Result<()> {
+//! let rest = McpAssured::rest()
+//!     .base_uri("http://127.0.0.1:8080")
+//!     .bearer_token("t0ken")
+//!     .build()?;
+//! let tools = rest.list_tools().await?;
+//! assert!(tools.tool("current_weather").is_some());
+//!
+//! let weather = rest.execute("current_weather", json!({"city": "London"})).await?;
+//! assert!(weather.success);
+//! let unknown = rest.execute("no_such_tool", json!({})).await?;
+//! assert_eq!(unknown.error_code(), Some(&ErrorCode::ToolNotFound));
+//! # Ok(())
+//! # }
+//! ```
+
+mod builder;
+mod client;
+mod envelope;
+
+pub use builder::RestClientBuilder;
+pub use client::{RestClient, VERSION_HEADER};
+pub use envelope::{
+    ErrorCode, Execution, ExecutionContext, Metadata, Priority, RestError, RestTool, RestToolList,
+};
+
+impl crate::McpAssured {
+    /// Starts configuring a client of a hybrid server's REST tool endpoints.
+    pub fn rest() -> RestClientBuilder {
+        RestClientBuilder::default()
+    }
+}

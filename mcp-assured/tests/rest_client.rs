@@ -1,0 +1,172 @@
+//! What the REST client makes of answers that are not REST envelopes: each is a typed error
+//! naming the request and what came back, never a hang or a panic. The peer is a bare axum
+//! app answering one way per route, like a proxy or a broken server would.
+
+use std::time::{Duration, Instant};
+
+use axum::{
+    Router,
+    http::{StatusCode, header},
+    routing::{get, post},
+};
+use mcp_assured::{Error, McpAssured, rest::RestClient};
+use serde_json::json;
+
+async fn serve(app: Router) -> RestClient {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    McpAssured::rest()
+        .base_uri(base)
+        .timeout(Duration::from_millis(500))
+        .build()
+        .unwrap()
+}
+
+fn execute(path_tool: &str) -> String {
+    format!("/mcp/tools/{path_tool}/execute")
+}
+
+#[tokio::test]
+async fn non_envelope_answers_are_typed_errors() {
+    let html = "<html><body><h1>502 Bad Gateway</h1></body></html>";
+    let app = Router::new()
+        .route(
+            &execute("html"),
+            post(move || async move {
+                (StatusCode::BAD_GATEWAY, [(header::CONTENT_TYPE, "text/html")], html)
+            }),
+        )
+        .route(
+            &execute("html_ok"),
+            post(move || async move { ([(header::CONTENT_TYPE, "text/html")], html) }),
+        )
+        .route(
+            &execute("limited"),
+            post(|| async {
+                (
+                    StatusCode::TOO_MANY_REQUESTS,
+                    [(header::RETRY_AFTER, "30")],
+                    "slow down",
+                )
+            }),
+        )
+        .route(
+            &execute("limited_envelope"),
+            post(|| async {
+                (
+                    StatusCode::TOO_MANY_REQUESTS,
+                    [(header::RETRY_AFTER, "30")],
+                    axum::Json(json!({
+                        "success": false,
+                        "error": {"code": "RATE_LIMIT_ERROR", "message": "30 per minute"},
+                        "metadata": {"executionId": "e1", "duration": 0, "timestamp": "2026-11-22T00:00:00Z"}
+                    })),
+                )
+            }),
+        )
+        .route(
+            &execute("not_an_envelope"),
+            post(|| async { axum::Json(json!({"answer": 42})) }),
+        )
+        .route(
+            &execute("custom_code"),
+            post(|| async {
+                axum::Json(json!({"success": false, "error": {"code": "QUOTA_EXCEEDED", "message": "m"}}))
+            }),
+        )
+        .route(
+            &execute("slow"),
+            post(|| async {
+                tokio::time::sleep(Duration::from_secs(10)).await;
+                "late"
+            }),
+        )
+        .route("/mcp/tools", get(|| async { "not json" }));
+    let rest = serve(app).await;
+
+    let error = rest.execute("html", json!({})).await.unwrap_err();
+    assert!(
+        matches!(&error, Error::Http { status: 502, content_type: Some(t), body, .. }
+            if t == "text/html" && body.contains("Bad Gateway")),
+        "{error:?}"
+    );
+    assert!(
+        error.to_string().contains("POST /mcp/tools/html/execute"),
+        "{error}"
+    );
+
+    let error = rest.execute("html_ok", json!({})).await.unwrap_err();
+    assert!(
+        matches!(&error, Error::Undecodable { line, reason, .. }
+            if line.contains("Bad Gateway") && reason.contains("text/html")),
+        "{error:?}"
+    );
+
+    let error = rest.execute("limited", json!({})).await.unwrap_err();
+    assert!(
+        matches!(&error, Error::Http { status: 429, retry_after: Some(r), body, .. }
+            if r == "30" && body == "slow down"),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("Retry-After: 30"), "{error}");
+
+    let limited = rest.execute("limited_envelope", json!({})).await.unwrap();
+    assert_eq!(limited.status, 429);
+    assert_eq!(limited.retry_after.as_deref(), Some("30"));
+    assert_eq!(limited.error_code().unwrap().as_str(), "RATE_LIMIT_ERROR");
+
+    let error = rest
+        .execute("not_an_envelope", json!({}))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, Error::UnexpectedResponse { detail, .. } if detail.contains("42")),
+        "{error:?}"
+    );
+
+    let custom = rest.execute("custom_code", json!({})).await.unwrap();
+    assert_eq!(custom.error_code().unwrap().as_str(), "QUOTA_EXCEEDED");
+
+    let started = Instant::now();
+    let error = rest.execute("slow", json!({})).await.unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert!(
+        matches!(&error, Error::Timeout { method, .. } if method == "POST /mcp/tools/slow/execute"),
+        "{error:?}"
+    );
+
+    let error = rest.list_tools().await.unwrap_err();
+    assert!(matches!(&error, Error::Undecodable { .. }), "{error:?}");
+
+    let error = rest
+        .execute("html", json!("not an object"))
+        .await
+        .unwrap_err();
+    assert!(matches!(&error, Error::InvalidInput { .. }), "{error:?}");
+}
+
+#[tokio::test]
+async fn nothing_listening_is_a_connect_error() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    drop(listener);
+    let rest = McpAssured::rest().base_uri(&base).build().unwrap();
+    let error = rest.list_tools().await.unwrap_err();
+    assert!(
+        matches!(&error, Error::Connect { status: None, .. }),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn a_base_uri_is_required_and_must_be_http() {
+    assert!(matches!(
+        McpAssured::rest().build(),
+        Err(Error::InvalidInput { .. })
+    ));
+    assert!(matches!(
+        McpAssured::rest().base_uri("ftp://example.com").build(),
+        Err(Error::InvalidInput { .. })
+    ));
+}
