@@ -37,6 +37,14 @@ async fn weather_in_london(backend: &MockServer) {
         .await;
 }
 
+/// The API answering after 5 s.
+async fn slow_weather(backend: &MockServer) {
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(200).set_delay(Duration::from_secs(5)))
+        .mount(backend)
+        .await;
+}
+
 #[mcp_test(
     server = bin("weather-server"),
     transport = http(args("--port", "{port}", "--rest")),
@@ -153,10 +161,7 @@ mod hybrid {
 
     #[mcp_test]
     async fn a_slow_tool_is_a_timeout_error(server: &ServerProcess, backend: &MockServer) {
-        Mock::given(method("GET"))
-            .respond_with(ResponseTemplate::new(200).set_delay(Duration::from_secs(5)))
-            .mount(backend)
-            .await;
+        slow_weather(backend).await;
         let context = ExecutionContext::new().timeout(Duration::from_millis(100));
         let executed = rest(server)
             .execute_with("current_weather", json!({"city": "London"}), Some(context))
@@ -188,10 +193,7 @@ mod hybrid {
 
     #[mcp_test]
     async fn a_client_timeout_names_the_request(server: &ServerProcess, backend: &MockServer) {
-        Mock::given(method("GET"))
-            .respond_with(ResponseTemplate::new(200).set_delay(Duration::from_secs(5)))
-            .mount(backend)
-            .await;
+        slow_weather(backend).await;
         let error = rest(server)
             .with_timeout(Duration::from_millis(200))
             .execute("current_weather", json!({"city": "London"}))

@@ -6,33 +6,30 @@ use super::client::RestClient;
 use crate::{DEFAULT_TIMEOUT, Error, Result, Secret};
 
 /// Configures a [`RestClient`]; made by [`McpAssured::rest`](crate::McpAssured::rest).
-#[derive(Clone, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct RestClientBuilder {
     base: Option<String>,
-    bearer_token: Option<Secret>,
-    headers: Vec<(String, Secret)>,
+    credentials: Credentials,
     protocol_version: Option<String>,
     timeout: Option<Duration>,
 }
 
-impl fmt::Debug for RestClientBuilder {
+/// The bearer token and headers sent with every request; `Debug` names the headers only.
+#[derive(Clone, Default)]
+pub(super) struct Credentials {
+    pub(super) bearer_token: Option<Secret>,
+    pub(super) headers: Vec<(String, Secret)>,
+}
+
+impl fmt::Debug for Credentials {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("RestClientBuilder")
-            .field("base", &self.base)
+        let headers: Vec<_> = self.headers.iter().map(|(name, _)| name).collect();
+        f.debug_struct("Credentials")
             .field(
                 "bearer_token",
                 &self.bearer_token.as_ref().map(|_| "<redacted>"),
             )
-            .field(
-                "headers",
-                &self
-                    .headers
-                    .iter()
-                    .map(|(name, _)| name)
-                    .collect::<Vec<_>>(),
-            )
-            .field("protocol_version", &self.protocol_version)
-            .field("timeout", &self.timeout)
+            .field("headers", &headers)
             .finish()
     }
 }
@@ -50,14 +47,14 @@ impl RestClientBuilder {
     /// output.
     #[must_use]
     pub fn bearer_token(mut self, token: impl Into<Secret>) -> Self {
-        self.bearer_token = Some(token.into());
+        self.credentials.bearer_token = Some(token.into());
         self
     }
 
     /// Sends a header with every request; its value never appears in output.
     #[must_use]
     pub fn header(mut self, name: impl Into<String>, value: impl Into<Secret>) -> Self {
-        self.headers.push((name.into(), value.into()));
+        self.credentials.headers.push((name.into(), value.into()));
         self
     }
 
@@ -102,8 +99,7 @@ impl RestClientBuilder {
         Ok(RestClient {
             http,
             base,
-            bearer_token: self.bearer_token,
-            headers: self.headers,
+            credentials: self.credentials,
             protocol_version: self.protocol_version.unwrap_or_else(|| "1.0".to_owned()),
             timeout: self.timeout.unwrap_or(DEFAULT_TIMEOUT),
         })

@@ -6,8 +6,9 @@ use reqwest::{Method, RequestBuilder, Response, StatusCode, header};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::builder::Credentials;
 use super::envelope::{Execution, ExecutionContext, Metadata, RestError, RestTool, RestToolList};
-use crate::{Error, Result, Secret, transport::describe_request_error};
+use crate::{Error, Result, transport::describe_request_error};
 
 /// The header that carries the REST protocol version, both ways.
 pub const VERSION_HEADER: &str = "X-MCP-Version";
@@ -26,8 +27,7 @@ const QUOTED_BODY: usize = 1000;
 pub struct RestClient {
     pub(super) http: reqwest::Client,
     pub(super) base: String,
-    pub(super) bearer_token: Option<Secret>,
-    pub(super) headers: Vec<(String, Secret)>,
+    pub(super) credentials: Credentials,
     pub(super) protocol_version: String,
     pub(super) timeout: Duration,
 }
@@ -36,18 +36,7 @@ impl fmt::Debug for RestClient {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("RestClient")
             .field("base", &self.base)
-            .field(
-                "bearer_token",
-                &self.bearer_token.as_ref().map(|_| "<redacted>"),
-            )
-            .field(
-                "headers",
-                &self
-                    .headers
-                    .iter()
-                    .map(|(name, _)| name)
-                    .collect::<Vec<_>>(),
-            )
+            .field("credentials", &self.credentials)
             .field("protocol_version", &self.protocol_version)
             .field("timeout", &self.timeout)
             .finish()
@@ -233,10 +222,10 @@ impl RestClient {
             .header(VERSION_HEADER, &self.protocol_version)
             .header(header::ACCEPT, "application/json")
             .timeout(self.timeout);
-        if let Some(token) = &self.bearer_token {
+        if let Some(token) = &self.credentials.bearer_token {
             request = request.bearer_auth(token.expose());
         }
-        for (name, value) in &self.headers {
+        for (name, value) in &self.credentials.headers {
             request = request.header(name.as_str(), value.expose());
         }
         request

@@ -44,6 +44,16 @@ fn failure_of(test: fn()) -> (String, Duration) {
     (message, started.elapsed())
 }
 
+/// A mock that expects one call, which the tests never make.
+async fn expect_one_call(backend: &MockServer) {
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(200))
+        .expect(1)
+        .named("the weather API")
+        .mount(backend)
+        .await;
+}
+
 fn recorded_child() -> u32 {
     CHILD.get().expect("the test recorded its child")
 }
@@ -99,24 +109,14 @@ mod failing {
     #[should_panic(expected = "Verifications failed")]
     pub async fn leaves_expectations_unmet(server: &ServerProcess, backend: MockServer) {
         record_child(server);
-        Mock::given(method("GET"))
-            .respond_with(ResponseTemplate::new(200))
-            .expect(1)
-            .named("the weather API")
-            .mount(&backend)
-            .await;
+        expect_one_call(&backend).await;
     }
 
     #[mcp_test(server = bin("fault-server"))]
     #[should_panic(expected = "the body failed first")]
     pub async fn panics_with_expectations_unmet(server: &ServerProcess, backend: MockServer) {
         record_child(server);
-        Mock::given(method("GET"))
-            .respond_with(ResponseTemplate::new(200))
-            .expect(1)
-            .named("the weather API")
-            .mount(&backend)
-            .await;
+        expect_one_call(&backend).await;
         panic!("the body failed first");
     }
 
@@ -128,12 +128,7 @@ mod failing {
         backend: MockServer,
     ) {
         record_child(server);
-        Mock::given(method("GET"))
-            .respond_with(ResponseTemplate::new(200))
-            .expect(1)
-            .named("the weather API")
-            .mount(&backend)
-            .await;
+        expect_one_call(&backend).await;
         let _ = client
             .with_timeout(Duration::from_secs(30))
             .call_tool("hang", json!({}))
@@ -188,17 +183,22 @@ fn output_of(test: &str) -> String {
     printed
 }
 
+#[track_caller]
+fn assert_printed_times(printed: &str, text: &str, times: usize) {
+    assert_eq!(
+        printed.matches(text).count(),
+        times,
+        "`{text}` in:\n{printed}"
+    );
+}
+
 #[test]
 fn unmet_expectations_are_reported_once() {
     let (message, _) = failure_of(failing::leaves_expectations_unmet);
     assert!(message.contains("the weather API"), "{message}");
     assert_reaped(recorded_child());
     let printed = output_of("mcp_test::failing::leaves_expectations_unmet");
-    assert_eq!(
-        printed.matches("Verifications failed").count(),
-        1,
-        "{printed}"
-    );
+    assert_printed_times(&printed, "Verifications failed", 1);
 }
 
 #[test]
@@ -210,17 +210,9 @@ fn unmet_expectations_are_reported_once_after_a_timeout() {
     );
     assert_reaped(recorded_child());
     let printed = output_of("mcp_test::failing::times_out_with_expectations_unmet");
-    assert_eq!(
-        printed.matches("the test timed out").count(),
-        1,
-        "{printed}"
-    );
-    assert_eq!(
-        printed.matches("Verifications failed").count(),
-        1,
-        "{printed}"
-    );
-    assert_eq!(printed.matches("the weather API").count(), 1, "{printed}");
+    assert_printed_times(&printed, "the test timed out", 1);
+    assert_printed_times(&printed, "Verifications failed", 1);
+    assert_printed_times(&printed, "the weather API", 1);
 }
 
 /// wiremock's own rule: a test that already failed is not failed again by its mocks, so the
@@ -231,14 +223,6 @@ fn a_panicking_body_is_the_only_report() {
     assert_eq!(message, "the body failed first");
     assert_reaped(recorded_child());
     let printed = output_of("mcp_test::failing::panics_with_expectations_unmet");
-    assert_eq!(
-        printed.matches("the body failed first").count(),
-        1,
-        "{printed}"
-    );
-    assert_eq!(
-        printed.matches("Verifications failed").count(),
-        0,
-        "{printed}"
-    );
+    assert_printed_times(&printed, "the body failed first", 1);
+    assert_printed_times(&printed, "Verifications failed", 0);
 }
