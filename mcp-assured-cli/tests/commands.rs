@@ -165,3 +165,53 @@ fn an_unreachable_server_exits_2_with_the_reason() {
     let bad = mcp_assured(&["call", "x", "--arg", "novalue", &url]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// `check --rest` adds the parity of a hybrid server's REST surface; a drifting one fails with
+/// the exact differences.
+#[test]
+fn check_rest_reports_the_parity_of_a_hybrid_server() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let base = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let server = weather_server::WeatherServer::new("http://127.0.0.1:9");
+        let options = weather_server::rest::RestOptions::default().drifting();
+        tokio::spawn(weather_server::serve::serve_hybrid(
+            listener, server, options,
+        ));
+        base
+    });
+    let output = mcp_assured(&[
+        "check",
+        "--json",
+        "--no-server-tests",
+        "--rest",
+        &base,
+        &format!("{base}/mcp"),
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    let report: Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let failed: Vec<&str> = report["parity_checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|check| check["status"] == "failed")
+        .map(|check| check["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        failed,
+        ["parity.input_schemas", "parity.unknown_tool"],
+        "{report}"
+    );
+    let schemas = report["parity_checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|check| check["name"] == "parity.input_schemas")
+        .unwrap();
+    assert_eq!(
+        schemas["reason"],
+        json!("forecast: /properties/days/maximum: MCP 7, REST 14")
+    );
+    drop(runtime);
+}

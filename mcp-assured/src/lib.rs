@@ -194,8 +194,9 @@ pub use wiremock;
 /// The assertion extension traits: `use mcp_assured::prelude::*;` and call `.assert()`.
 pub mod prelude {
     pub use crate::assert::{
-        AssertError, AssertNotifications, AssertPromptResult, AssertPrompts, AssertResourceResult,
-        AssertResources, AssertResult, AssertTool, AssertToolResult, AssertTools,
+        AssertError, AssertExecution, AssertNotifications, AssertPromptResult, AssertPrompts,
+        AssertResourceResult, AssertResources, AssertResult, AssertTool, AssertToolResult,
+        AssertTools,
     };
 }
 

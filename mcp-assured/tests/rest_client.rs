@@ -9,7 +9,11 @@ use axum::{
     http::{StatusCode, header},
     routing::{get, post},
 };
-use mcp_assured::{Error, McpAssured, rest::RestClient};
+use mcp_assured::{
+    Error, McpAssured,
+    prelude::*,
+    rest::{ErrorCode, RestClient},
+};
 use serde_json::json;
 
 async fn serve(app: Router) -> RestClient {
@@ -127,6 +131,24 @@ async fn non_envelope_answers_are_typed_errors() {
 
     let custom = rest.execute("custom_code", json!({})).await.unwrap();
     assert_eq!(custom.error_code().unwrap().as_str(), "QUOTA_EXCEEDED");
+    let failure = custom.assert().try_is_success().unwrap_err();
+    assert!(
+        failure.message().starts_with(
+            "Expected tool `custom_code` to succeed over REST, but it failed with QUOTA_EXCEEDED."
+        ),
+        "{failure}"
+    );
+    assert!(failure.message().contains("HTTP status=200"), "{failure}");
+    let failure = custom
+        .assert()
+        .try_has_error_code(ErrorCode::ToolNotFound)
+        .unwrap_err();
+    assert!(
+        failure
+            .message()
+            .contains("to fail with TOOL_NOT_FOUND over REST, but it failed with QUOTA_EXCEEDED"),
+        "{failure}"
+    );
 
     let started = Instant::now();
     let error = rest.execute("slow", json!({})).await.unwrap_err();

@@ -5,8 +5,10 @@ use std::time::Duration;
 
 use mcp_assured::{
     Error, McpAssured, McpClient,
+    checks::{CheckStatus, PARITY_CHECKS, ParityOptions, check_parity, check_parity_with},
     fixture::ServerProcess,
     mcp_test,
+    prelude::*,
     rest::{ErrorCode, ExecutionContext, RestClient},
     wiremock::{
         Mock, MockServer, ResponseTemplate,
@@ -97,8 +99,12 @@ mod hybrid {
             )
             .await
             .unwrap();
-        assert!(executed.success, "{executed:?}");
-        assert_eq!(executed.status, 200);
+        executed
+            .assert()
+            .is_success()
+            .has_status(200)
+            .json_at("/temperature", 15)
+            .result_contains(json!({"city": "London", "conditions": "cloudy"}));
         let via_mcp = client.call_tool("current_weather", args).await.unwrap();
         assert_eq!(executed.result, via_mcp.structured_content);
         let metadata = executed.metadata.expect("metadata");
@@ -115,8 +121,11 @@ mod hybrid {
             .execute("no_such_tool", json!({}))
             .await
             .unwrap();
-        assert!(!executed.success);
-        assert_eq!(executed.status, 404);
+        executed
+            .assert()
+            .has_error_code(ErrorCode::ToolNotFound)
+            .has_status(404)
+            .message_contains("no_such_tool");
         assert_eq!(executed.error_code(), Some(&ErrorCode::ToolNotFound));
         assert_eq!(
             executed.error.unwrap().details.unwrap()["available"],
@@ -268,4 +277,98 @@ async fn the_drifting_variant_differs_where_it_says(
     );
     let unknown = rest.execute("no_such_tool", json!({})).await.unwrap();
     assert_eq!(unknown.error_code(), Some(&ErrorCode::ExecutionError));
+}
+
+/// The API answering every endpoint the tools call.
+async fn every_endpoint_answers(backend: &MockServer) {
+    weather_in_london(backend).await;
+    Mock::given(method("GET"))
+        .and(path("/forecast"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "city": "London",
+            "days": [{"date": "2026-11-23", "high": 11, "low": 4, "conditions": "rain"}],
+        })))
+        .mount(backend)
+        .await;
+    Mock::given(method("GET"))
+        .and(mcp_assured::wiremock::matchers::path_regex("^/alerts/"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"alerts": []})))
+        .mount(backend)
+        .await;
+}
+
+#[mcp_test(
+    server = bin("weather-server"),
+    transport = http(args("--port", "{port}", "--rest", "--rest-token", "right-token")),
+    env(WEATHER_API_URL = "{backend}"),
+    timeout = "30s",
+)]
+async fn both_faces_agree(client: McpClient, server: &ServerProcess, backend: &MockServer) {
+    every_endpoint_answers(backend).await;
+    let rest = McpAssured::rest()
+        .base_uri(format!("http://127.0.0.1:{}", server.port().unwrap()))
+        .bearer_token("right-token")
+        .build()
+        .unwrap();
+    let options = ParityOptions::new()
+        .arguments(
+            "current_weather",
+            json!({"city": "London", "units": "imperial"}),
+        )
+        .arguments("forecast", json!({"city": "London", "days": 0}));
+    let report = check_parity_with(&client, &rest, &options).await;
+    assert!(report.is_success(), "{report}");
+    assert_eq!(
+        report
+            .checks
+            .iter()
+            .map(|check| check.name.as_str())
+            .collect::<Vec<_>>(),
+        PARITY_CHECKS
+    );
+    assert_eq!(report.passed(), PARITY_CHECKS.len(), "{report}");
+    assert_eq!(
+        report.check("parity.execution").unwrap().reason,
+        "5 argument sets: both sides agree"
+    );
+}
+
+#[mcp_test(
+    server = bin("weather-server"),
+    transport = http(args("--port", "{port}", "--rest", "--rest-drift")),
+    env(WEATHER_API_URL = "{backend}"),
+    timeout = "30s",
+)]
+async fn a_drifting_surface_fails_with_a_precise_report(
+    client: McpClient,
+    server: &ServerProcess,
+    backend: &MockServer,
+) {
+    every_endpoint_answers(backend).await;
+    let report = check_parity(&client, &rest(server)).await;
+    assert!(!report.is_success());
+    let failed: Vec<_> = report
+        .checks
+        .iter()
+        .filter(|check| check.status == CheckStatus::Failed)
+        .map(|check| (check.name.as_str(), check.reason.as_str()))
+        .collect();
+    assert_eq!(
+        failed,
+        [
+            (
+                "parity.input_schemas",
+                "forecast: /properties/days/maximum: MCP 7, REST 14"
+            ),
+            (
+                "parity.unknown_tool",
+                "REST: expected TOOL_NOT_FOUND, got EXECUTION_ERROR (HTTP 500): no tool `mcp_assured_parity_no_such_tool`"
+            ),
+        ],
+        "{report}"
+    );
+    assert_eq!(
+        report.check("parity.auth").unwrap().status,
+        CheckStatus::Skipped
+    );
 }

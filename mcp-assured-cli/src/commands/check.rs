@@ -1,11 +1,12 @@
-//! `mcp-assured check`: the server's own `mcp.test.*` tests and the protocol checks, as a
+//! `mcp-assured check`: the server's own `mcp.test.*` tests, the protocol checks and, with
+//! `--rest URL`, the parity of a hybrid server's REST surface with its MCP side, as a
 //! readable report, JSON, and JUnit XML; exit status 1 when anything failed.
 
 use std::{path::PathBuf, process::ExitCode, time::Duration};
 
 use clap::Args;
 use mcp_assured::{
-    checks::{CheckOptions, CheckStatus},
+    checks::{Check, CheckOptions, CheckStatus, ParityOptions, check_parity_with},
     server_tests::TestStatus,
 };
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
@@ -30,8 +31,27 @@ pub(crate) struct CheckArgs {
     /// Skip the server's own mcp.test.* tools.
     #[arg(long)]
     no_server_tests: bool,
+    /// A hybrid server's REST base URL (`GET /mcp/tools`, `POST /mcp/tools/{name}/execute`):
+    /// also check that it agrees with the MCP side. Sends the same headers and bearer token.
+    #[arg(long, value_name = "URL")]
+    rest: Option<String>,
     #[command(flatten)]
     target: Target,
+}
+
+/// The report line of a protocol or parity check.
+fn case(suite: &'static str, check: &Check) -> Case {
+    Case {
+        suite,
+        name: check.name.clone(),
+        mark: match check.status {
+            CheckStatus::Passed => Mark::Pass,
+            CheckStatus::Failed => Mark::Fail,
+            CheckStatus::Skipped => Mark::Skip,
+        },
+        reason: check.reason.clone(),
+        time: None,
+    }
 }
 
 /// One line of the report.
@@ -45,19 +65,31 @@ struct Case {
 
 pub(crate) async fn run(args: CheckArgs) -> ExitCode {
     let mut options = CheckOptions::default();
+    let mut parity = ParityOptions::new();
     for pair in &args.tool_args {
         let Some((tool, json)) = pair.split_once('=') else {
             eprintln!("mcp-assured: --tool-args {pair:?}: expected TOOL=JSON");
             return ExitCode::from(2);
         };
         match serde_json::from_str::<Value>(json) {
-            Ok(arguments) => options = options.tool_arguments(tool, arguments),
+            Ok(arguments) => {
+                parity = parity.arguments(tool, arguments.clone());
+                options = options.tool_arguments(tool, arguments);
+            }
             Err(error) => {
                 eprintln!("mcp-assured: --tool-args for `{tool}` is not JSON: {error}");
                 return ExitCode::from(2);
             }
         }
     }
+    let rest = match args.rest.as_deref().map(|url| args.target.rest_client(url)) {
+        Some(Err(error)) => {
+            eprintln!("mcp-assured: --rest: {error}");
+            return ExitCode::from(2);
+        }
+        Some(Ok(rest)) => Some(rest),
+        None => None,
+    };
     let client = match args.target.connect().await {
         Ok(client) => client,
         Err(error) => {
@@ -99,20 +131,18 @@ pub(crate) async fn run(args: CheckArgs) -> ExitCode {
         }
     }
     let checks = client.check_with(&options).await;
-    for check in &checks.checks {
-        cases.push(Case {
-            suite: "protocol-checks",
-            name: check.name.clone(),
-            mark: match check.status {
-                CheckStatus::Passed => Mark::Pass,
-                CheckStatus::Failed => Mark::Fail,
-                CheckStatus::Skipped => Mark::Skip,
-            },
-            reason: check.reason.clone(),
-            time: None,
-        });
-    }
+    cases.extend(
+        checks
+            .checks
+            .iter()
+            .map(|check| case("protocol-checks", check)),
+    );
     json_report.insert("protocol_checks".into(), json!(checks.checks));
+    if let Some(rest) = &rest {
+        let parity = check_parity_with(&client, rest, &parity).await;
+        cases.extend(parity.checks.iter().map(|check| case("parity", check)));
+        json_report.insert("parity_checks".into(), json!(parity.checks));
+    }
     let server = client.server_info().clone();
     let _ = client.close().await;
 

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use mcp_assured::{McpAssured, McpClient};
+use mcp_assured::{McpAssured, McpClient, rest::RestClient};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum HttpTransport {
@@ -80,5 +80,20 @@ impl Target {
             builder = builder.bearer_token(token);
         }
         builder.build().await.map_err(|error| error.to_string())
+    }
+
+    /// A REST client for a hybrid server's tool endpoints at `base`, sending the same
+    /// headers and bearer token as the MCP client.
+    pub(crate) fn rest_client(&self, base: &str) -> Result<RestClient, String> {
+        let mut builder = McpAssured::rest().base_uri(base);
+        for header in &self.headers {
+            if let Some((name, value)) = header.split_once(':') {
+                builder = builder.header(name.trim(), value.trim());
+            }
+        }
+        if let Some(token) = &self.bearer_token {
+            builder = builder.bearer_token(token.as_str());
+        }
+        builder.build().map_err(|error| error.to_string())
     }
 }

@@ -24,6 +24,7 @@
 //! ```
 
 mod errors;
+mod execution;
 mod failure;
 mod json;
 mod notifications;
@@ -34,6 +35,7 @@ mod tool_result;
 mod tools;
 
 pub use errors::{AssertError, AssertResult, ErrorAssert};
+pub use execution::{AssertExecution, ExecutionAssert};
 pub use failure::AssertionError;
 pub use notifications::{AssertNotifications, NotificationsAssert};
 pub use prompts::{

@@ -18,12 +18,14 @@
 //! the output schema) and `tools.invalid_arguments` (a missing required field and a wrong
 //! type are refused, not accepted, crashed on or hung on).
 
+mod parity;
 mod report;
 
 use std::collections::{BTreeMap, HashSet};
 
 use serde_json::{Value, json};
 
+pub use self::parity::{PARITY_CHECKS, ParityOptions, check_parity, check_parity_with};
 pub use self::report::{Check, CheckReport, CheckStatus};
 use crate::{
     Error, McpClient, code,

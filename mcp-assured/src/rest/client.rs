@@ -81,6 +81,19 @@ impl RestClient {
         }
     }
 
+    /// Whether a bearer token or headers are sent.
+    pub(crate) fn has_credentials(&self) -> bool {
+        self.credentials.bearer_token.is_some() || !self.credentials.headers.is_empty()
+    }
+
+    /// This client without its bearer token and headers.
+    pub(crate) fn without_credentials(&self) -> RestClient {
+        RestClient {
+            credentials: Credentials::default(),
+            ..self.clone()
+        }
+    }
+
     /// `GET /mcp/tools`.
     ///
     /// # Errors

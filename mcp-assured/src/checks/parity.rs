@@ -1,0 +1,427 @@
+//! The parity check of hybrid servers: their REST surface and their MCP side must offer the
+//! same tools, with the same descriptions and schemas, behaving the same way.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Value, json};
+
+use super::{CheckReport, CheckStatus};
+use crate::{
+    Error, McpClient, ToolResult, code,
+    model::Tool,
+    rest::{ErrorCode, Execution, RestClient, RestTool},
+    server_tests::valid_object,
+};
+
+/// The parity checks, in run order.
+pub const PARITY_CHECKS: [&str; 7] = [
+    "parity.tool_names",
+    "parity.descriptions",
+    "parity.input_schemas",
+    "parity.execution",
+    "parity.unknown_tool",
+    "parity.validation",
+    "parity.auth",
+];
+
+/// Argument sets for [`check_parity_with`], on top of one generated from each tool's schema.
+#[derive(Debug, Clone, Default)]
+pub struct ParityOptions {
+    arguments: Vec<(String, Value)>,
+    generated: bool,
+}
+
+impl ParityOptions {
+    /// Arguments generated from each tool's input schema, and no others.
+    pub fn new() -> Self {
+        Self {
+            arguments: Vec::new(),
+            generated: true,
+        }
+    }
+
+    /// Also runs `tool` with `arguments` on both sides (repeatable, per tool).
+    #[must_use]
+    pub fn arguments(mut self, tool: impl Into<String>, arguments: Value) -> Self {
+        self.arguments.push((tool.into(), arguments));
+        self
+    }
+
+    /// Only the argument sets given with [`arguments`](Self::arguments): for tools with side
+    /// effects, or whose generated arguments would mean nothing to the server.
+    #[must_use]
+    pub fn without_generated_arguments(mut self) -> Self {
+        self.generated = false;
+        self
+    }
+}
+
+/// Checks that `rest` and `mcp`, the two faces of one hybrid server, agree; see
+/// [`check_parity_with`].
+pub async fn check_parity(mcp: &McpClient, rest: &RestClient) -> CheckReport {
+    check_parity_with(mcp, rest, &ParityOptions::new()).await
+}
+
+/// Checks that `rest` and `mcp` agree, one [`Check`](super::Check) per aspect, each failure
+/// listing every difference:
+///
+/// - `parity.tool_names`: the same tools;
+/// - `parity.descriptions`, `parity.input_schemas`: the same, field by field;
+/// - `parity.execution`: for each argument set (one generated per tool, plus those given),
+///   both succeed or both fail, with equivalent content (REST `result` against MCP
+///   `structuredContent`, else the text);
+/// - `parity.unknown_tool`: `TOOL_NOT_FOUND` on REST, `-32602` on MCP;
+/// - `parity.validation`: arguments missing a required field are `VALIDATION_ERROR` on REST
+///   and a JSON-RPC error or `isError` on MCP;
+/// - `parity.auth`: when the REST client has credentials, the same requests without them are
+///   refused (skipped otherwise).
+pub async fn check_parity_with(
+    mcp: &McpClient,
+    rest: &RestClient,
+    options: &ParityOptions,
+) -> CheckReport {
+    let mut report = CheckReport::default();
+    let (mcp_tools, rest_tools) = match (mcp.list_tools().await, rest.list_tools().await) {
+        (Ok(mcp_tools), Ok(rest_tools)) => (mcp_tools, rest_tools.tools),
+        (mcp_tools, rest_tools) => {
+            let reason = [
+                mcp_tools
+                    .err()
+                    .map(|e| format!("MCP tools/list failed: {e}")),
+                rest_tools
+                    .err()
+                    .map(|e| format!("REST GET /mcp/tools failed: {e}")),
+            ]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join("; ");
+            report.fail(PARITY_CHECKS[0], reason);
+            for name in &PARITY_CHECKS[1..] {
+                report.skip(name, "the tool lists could not be compared");
+            }
+            return report;
+        }
+    };
+    let pairs = tool_names(&mcp_tools, &rest_tools, &mut report);
+    compare_definitions(&pairs, &mut report);
+    compare_executions(mcp, rest, &pairs, options, &mut report).await;
+    compare_unknown_tool(mcp, rest, &mut report).await;
+    compare_validation(mcp, rest, &pairs, &mut report).await;
+    compare_auth(rest, &mut report).await;
+    report
+}
+
+/// The tools both sides have, paired; fails `parity.tool_names` unless the sets are equal.
+fn tool_names<'a>(
+    mcp: &'a [Tool],
+    rest: &'a [RestTool],
+    report: &mut CheckReport,
+) -> Vec<(&'a Tool, &'a RestTool)> {
+    let mcp_names: BTreeSet<&str> = mcp.iter().map(|tool| tool.name.as_ref()).collect();
+    let rest_names: BTreeSet<&str> = rest.iter().map(|tool| tool.name.as_str()).collect();
+    let only_mcp: Vec<_> = mcp_names.difference(&rest_names).collect();
+    let only_rest: Vec<_> = rest_names.difference(&mcp_names).collect();
+    if only_mcp.is_empty() && only_rest.is_empty() {
+        report.pass(
+            PARITY_CHECKS[0],
+            format!("the same {} tools on both sides", mcp_names.len()),
+        );
+    } else {
+        let mut differences = Vec::new();
+        if !only_mcp.is_empty() {
+            differences.push(format!("only over MCP: {}", join(&only_mcp)));
+        }
+        if !only_rest.is_empty() {
+            differences.push(format!("only over REST: {}", join(&only_rest)));
+        }
+        report.fail(PARITY_CHECKS[0], differences.join("; "));
+    }
+    mcp.iter()
+        .filter_map(|tool| {
+            let twin = rest.iter().find(|rest| rest.name == tool.name.as_ref())?;
+            Some((tool, twin))
+        })
+        .collect()
+}
+
+fn compare_definitions(pairs: &[(&Tool, &RestTool)], report: &mut CheckReport) {
+    let mut descriptions = Vec::new();
+    let mut schemas = Vec::new();
+    for (mcp, rest) in pairs {
+        if mcp.description.as_deref() != rest.description.as_deref() {
+            descriptions.push(format!(
+                "{}: MCP {:?}, REST {:?}",
+                mcp.name, mcp.description, rest.description
+            ));
+        }
+        let mcp_schema = Value::Object(mcp.input_schema.as_ref().clone());
+        for difference in json_differences(&mcp_schema, &rest.input_schema, "") {
+            schemas.push(format!("{}: {difference}", mcp.name));
+        }
+    }
+    outcome(
+        report,
+        PARITY_CHECKS[1],
+        &descriptions,
+        "the same descriptions",
+    );
+    outcome(report, PARITY_CHECKS[2], &schemas, "the same input schemas");
+}
+
+/// Every place where `mcp` and `rest` differ, as `<pointer>: MCP <a>, REST <b>`.
+fn json_differences(mcp: &Value, rest: &Value, at: &str) -> Vec<String> {
+    match (mcp, rest) {
+        (Value::Object(left), Value::Object(right)) => {
+            let keys: BTreeSet<&String> = left.keys().chain(right.keys()).collect();
+            keys.into_iter()
+                .flat_map(|key| {
+                    let here = format!("{at}/{}", key.replace('~', "~0").replace('/', "~1"));
+                    match (left.get(key), right.get(key)) {
+                        (Some(a), Some(b)) => json_differences(a, b, &here),
+                        (Some(a), None) => vec![format!("{here}: MCP {a}, REST has none")],
+                        (None, Some(b)) => vec![format!("{here}: MCP has none, REST {b}")],
+                        (None, None) => Vec::new(),
+                    }
+                })
+                .collect()
+        }
+        (a, b) if a == b => Vec::new(),
+        (a, b) => vec![format!(
+            "{}: MCP {a}, REST {b}",
+            if at.is_empty() { "/" } else { at }
+        )],
+    }
+}
+
+async fn compare_executions(
+    mcp: &McpClient,
+    rest: &RestClient,
+    pairs: &[(&Tool, &RestTool)],
+    options: &ParityOptions,
+    report: &mut CheckReport,
+) {
+    let mut runs: Vec<(String, Value)> = Vec::new();
+    if options.generated {
+        for (tool, _) in pairs {
+            let schema = Value::Object(tool.input_schema.as_ref().clone());
+            runs.push((tool.name.to_string(), valid_object(&schema)));
+        }
+    }
+    runs.extend(options.arguments.iter().cloned());
+    if runs.is_empty() {
+        report.skip(
+            PARITY_CHECKS[3],
+            "no argument sets (none given, generation off)",
+        );
+        return;
+    }
+    let mut differences = Vec::new();
+    for (tool, arguments) in &runs {
+        let over_mcp = mcp.call_tool(tool, arguments.clone()).await;
+        let over_rest = rest.execute(tool, arguments.clone()).await;
+        if let Some(difference) = execution_difference(&over_mcp, &over_rest) {
+            differences.push(format!("{tool} {arguments}: {difference}"));
+        }
+    }
+    outcome(
+        report,
+        PARITY_CHECKS[3],
+        &differences,
+        &format!("{} argument sets: both sides agree", runs.len()),
+    );
+}
+
+/// Why the two answers to the same call disagree, if they do.
+fn execution_difference(
+    mcp: &crate::Result<ToolResult>,
+    rest: &crate::Result<Execution>,
+) -> Option<String> {
+    let rest = match rest {
+        Ok(execution) => execution,
+        Err(error) => return Some(format!("REST failed: {error}")),
+    };
+    let mcp_succeeded = matches!(mcp, Ok(result) if result.is_error != Some(true));
+    match (mcp_succeeded, rest.success) {
+        (true, true) => {
+            let Ok(result) = mcp else { return None };
+            let mcp_value = result
+                .structured_content
+                .clone()
+                .unwrap_or_else(|| Value::String(result.text()));
+            let rest_value = rest.result.clone().unwrap_or(Value::Null);
+            let differences = json_differences(&mcp_value, &rest_value, "");
+            (!differences.is_empty())
+                .then(|| format!("different results: {}", differences.join("; ")))
+        }
+        (false, false) => None,
+        (true, false) => Some(format!(
+            "MCP succeeded, REST failed with {}",
+            describe_rest_failure(rest)
+        )),
+        (false, true) => Some(format!(
+            "REST succeeded, MCP failed: {}",
+            describe_mcp_failure(mcp)
+        )),
+    }
+}
+
+async fn compare_unknown_tool(mcp: &McpClient, rest: &RestClient, report: &mut CheckReport) {
+    let name = "mcp_assured_parity_no_such_tool";
+    let mut problems = Vec::new();
+    match mcp.call_tool(name, json!({})).await {
+        Err(Error::JsonRpc { code: got, .. }) if got == code::INVALID_PARAMS => {}
+        other => problems.push(format!(
+            "MCP: expected JSON-RPC error -32602, got {}",
+            describe_mcp_failure(&other)
+        )),
+    }
+    match rest.execute(name, json!({})).await {
+        Ok(execution) if execution.error_code() == Some(&ErrorCode::ToolNotFound) => {}
+        Ok(execution) => problems.push(format!(
+            "REST: expected TOOL_NOT_FOUND, got {}",
+            describe_rest_failure(&execution)
+        )),
+        Err(error) => problems.push(format!("REST: expected TOOL_NOT_FOUND, got {error}")),
+    }
+    outcome(
+        report,
+        PARITY_CHECKS[4],
+        &problems,
+        "an unknown tool is TOOL_NOT_FOUND over REST and -32602 over MCP",
+    );
+}
+
+async fn compare_validation(
+    mcp: &McpClient,
+    rest: &RestClient,
+    pairs: &[(&Tool, &RestTool)],
+    report: &mut CheckReport,
+) {
+    let Some((tool, _)) = pairs.iter().find(|(tool, _)| {
+        tool.input_schema
+            .get("required")
+            .and_then(Value::as_array)
+            .is_some_and(|required| !required.is_empty())
+    }) else {
+        report.skip(
+            PARITY_CHECKS[5],
+            "no tool has a required argument to leave out",
+        );
+        return;
+    };
+    let mut problems = Vec::new();
+    let mcp_refused = match mcp.call_tool(&tool.name, json!({})).await {
+        Err(Error::JsonRpc { .. }) => true,
+        Ok(result) => result.is_error == Some(true),
+        Err(_) => false,
+    };
+    if !mcp_refused {
+        problems.push("MCP accepted arguments missing a required field".to_owned());
+    }
+    match rest.execute(&tool.name, json!({})).await {
+        Ok(execution) if execution.error_code() == Some(&ErrorCode::ValidationError) => {}
+        Ok(execution) => problems.push(format!(
+            "REST: expected VALIDATION_ERROR, got {}",
+            describe_rest_failure(&execution)
+        )),
+        Err(error) => problems.push(format!("REST: expected VALIDATION_ERROR, got {error}")),
+    }
+    outcome(
+        report,
+        PARITY_CHECKS[5],
+        &problems,
+        &format!(
+            "`{}` without its required arguments is refused on both sides",
+            tool.name
+        ),
+    );
+}
+
+async fn compare_auth(rest: &RestClient, report: &mut CheckReport) {
+    if !rest.has_credentials() {
+        report.skip(PARITY_CHECKS[6], "no credentials given to compare against");
+        return;
+    }
+    match rest.without_credentials().list_tools().await {
+        Err(Error::Http {
+            status: 401 | 403, ..
+        }) => report.pass(
+            PARITY_CHECKS[6],
+            "REST refuses a request without credentials",
+        ),
+        Err(error) if matches!(error.http_status(), Some(401 | 403)) => report.pass(
+            PARITY_CHECKS[6],
+            "REST refuses a request without credentials",
+        ),
+        Ok(_) => report.fail(
+            PARITY_CHECKS[6],
+            "REST answered GET /mcp/tools without the credentials",
+        ),
+        Err(error) => report.fail(
+            PARITY_CHECKS[6],
+            format!("REST without credentials: expected 401/403, got {error}"),
+        ),
+    }
+}
+
+fn describe_rest_failure(execution: &Execution) -> String {
+    match &execution.error {
+        Some(error) => format!(
+            "{} (HTTP {}): {}",
+            error.code, execution.status, error.message
+        ),
+        None if execution.success => format!("success (HTTP {})", execution.status),
+        None => format!("a failure without an error (HTTP {})", execution.status),
+    }
+}
+
+fn describe_mcp_failure(result: &crate::Result<ToolResult>) -> String {
+    match result {
+        Ok(result) if result.is_error == Some(true) => format!("isError: {}", result.text()),
+        Ok(_) => "success".to_owned(),
+        Err(error) => error.to_string(),
+    }
+}
+
+fn outcome(report: &mut CheckReport, name: &str, problems: &[String], fine: &str) {
+    let status = if problems.is_empty() {
+        CheckStatus::Passed
+    } else {
+        CheckStatus::Failed
+    };
+    let reason = if problems.is_empty() {
+        fine.to_owned()
+    } else {
+        problems.join("\n")
+    };
+    report.push(name, status, reason);
+}
+
+fn join(names: &[&&str]) -> String {
+    names
+        .iter()
+        .map(|name| format!("`{name}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::json_differences;
+    use serde_json::json;
+
+    #[test]
+    fn differences_are_listed_field_by_field() {
+        let mcp = json!({"properties": {"days": {"type": "integer", "maximum": 7}}, "required": ["city"]});
+        let rest = json!({"properties": {"days": {"type": "integer", "maximum": 14}, "x": {}}, "required": ["city"]});
+        assert_eq!(
+            json_differences(&mcp, &rest, ""),
+            [
+                "/properties/days/maximum: MCP 7, REST 14",
+                "/properties/x: MCP has none, REST {}",
+            ]
+        );
+        assert!(json_differences(&mcp, &mcp, "").is_empty());
+    }
+}
