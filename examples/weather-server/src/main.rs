@@ -32,14 +32,14 @@ struct Cli {
     /// `POST /mcp/tools/{name}/execute`): a hybrid server.
     #[arg(long)]
     rest: bool,
-    /// Require this bearer token on the REST endpoints.
+    /// With `--rest`: require this bearer token on every request, MCP and REST.
     #[arg(
         long,
-        env = "WEATHER_REST_TOKEN",
+        env = "WEATHER_BEARER_TOKEN",
         hide_env_values = true,
         requires = "rest"
     )]
-    rest_token: Option<String>,
+    bearer_token: Option<String>,
     /// Make the REST surface drift from the MCP one on purpose (for parity checks).
     #[arg(long, requires = "rest")]
     rest_drift: bool,
@@ -97,7 +97,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
             eprintln!("listening on http://{}", listener.local_addr()?);
             if cli.rest {
                 let mut options = RestOptions::default();
-                if let Some(token) = cli.rest_token {
+                if let Some(token) = cli.bearer_token {
                     options = options.bearer_token(token);
                 }
                 if cli.rest_drift {

@@ -46,7 +46,9 @@ pub const VERSION: &str = "1.0";
 #[derive(Clone)]
 #[non_exhaustive]
 pub struct RestOptions {
-    /// If set, every request without `Authorization: Bearer <token>` gets 401.
+    /// If set, every request (MCP and REST, when served by
+    /// [`serve_hybrid`](crate::serve::serve_hybrid)) without `Authorization: Bearer <token>`
+    /// gets 401.
     pub bearer_token: Option<String>,
     /// The largest request body, in bytes (default 1 MiB); larger gets 413.
     pub max_body_bytes: usize,
@@ -118,7 +120,6 @@ pub fn router(server: &WeatherServer, options: RestOptions) -> Router {
         .route("/mcp/tools", get(list_tools))
         .route("/mcp/tools/{name}/execute", post(execute))
         .layer(DefaultBodyLimit::max(limit))
-        .layer(middleware::from_fn_with_state(rest.clone(), check_token))
         .layer(middleware::from_fn(version_header))
         .with_state(rest)
 }
@@ -289,11 +290,20 @@ fn text_of(result: &CallToolResult) -> String {
         .join("\n")
 }
 
-async fn check_token(State(rest): State<Arc<Rest>>, request: Request, next: Next) -> Response {
-    let Some(token) = &rest.options.bearer_token else {
-        return next.run(request).await;
-    };
-    let expected = format!("Bearer {token}");
+/// `app` (MCP and REST routes alike) behind `Authorization: Bearer <token>`, if there is a
+/// token: a missing or wrong one gets 401 with a `PERMISSION_ERROR` envelope and a
+/// `WWW-Authenticate` challenge.
+pub fn protect(app: Router, token: Option<&str>) -> Router {
+    match token {
+        Some(token) => app.layer(middleware::from_fn_with_state(
+            Arc::<str>::from(format!("Bearer {token}")),
+            check_token,
+        )),
+        None => app,
+    }
+}
+
+async fn check_token(State(expected): State<Arc<str>>, request: Request, next: Next) -> Response {
     let given = request.headers().get(header::AUTHORIZATION);
     if given.is_some_and(|value| value.as_bytes() == expected.as_bytes()) {
         return next.run(request).await;

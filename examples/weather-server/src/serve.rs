@@ -26,7 +26,8 @@ pub async fn serve_streamable_http(listener: TcpListener, server: WeatherServer)
 }
 
 /// Serves `server` as a hybrid server: MCP at `/mcp` and the same tools over REST at
-/// `/mcp/tools` (see [`rest`](mod@crate::rest)), until the future is dropped.
+/// `/mcp/tools` (see [`rest`](mod@crate::rest)), both behind the bearer token of `options` if
+/// it has one, until the future is dropped.
 ///
 /// # Errors
 ///
@@ -38,7 +39,9 @@ pub async fn serve_hybrid(
 ) -> io::Result<()> {
     let shutdown = CancellationToken::new();
     let _end_sessions = shutdown.clone().drop_guard();
+    let token = options.bearer_token.clone();
     let app = rest::router(&server, options).merge(mcp_router(server, shutdown));
+    let app = rest::protect(app, token.as_deref());
     axum::serve(listener, app).await
 }
 

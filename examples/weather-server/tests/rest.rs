@@ -217,10 +217,11 @@ mod hybrid {
 
 #[mcp_test(
     server = bin("weather-server"),
-    transport = http(args("--port", "{port}", "--rest", "--rest-token", "right-token")),
+    transport = http(args("--port", "{port}", "--rest", "--bearer-token", "right-token")),
     env(WEATHER_API_URL = "{backend}"),
+    bearer_token = "right-token",
 )]
-async fn the_rest_surface_refuses_a_missing_or_wrong_token(
+async fn both_surfaces_refuse_a_missing_or_wrong_token(
     server: &ServerProcess,
     backend: &MockServer,
 ) {
@@ -254,6 +255,18 @@ async fn the_rest_surface_refuses_a_missing_or_wrong_token(
             .success
     );
     assert!(!format!("{allowed:?}").contains("right-token"));
+    for token in [None, Some("wrong-token")] {
+        let mut builder = McpAssured::client().base_uri(server.url().unwrap());
+        if let Some(token) = token {
+            builder = builder.bearer_token(token);
+        }
+        let refused = builder.build().await.unwrap_err();
+        assert_eq!(
+            refused.http_status(),
+            Some(401),
+            "MCP, {token:?}: {refused}"
+        );
+    }
 }
 
 #[mcp_test(
@@ -299,8 +312,9 @@ async fn every_endpoint_answers(backend: &MockServer) {
 
 #[mcp_test(
     server = bin("weather-server"),
-    transport = http(args("--port", "{port}", "--rest", "--rest-token", "right-token")),
+    transport = http(args("--port", "{port}", "--rest", "--bearer-token", "right-token")),
     env(WEATHER_API_URL = "{backend}"),
+    bearer_token = "right-token",
     timeout = "30s",
 )]
 async fn both_faces_agree(client: McpClient, server: &ServerProcess, backend: &MockServer) {

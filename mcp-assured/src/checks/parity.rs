@@ -73,8 +73,9 @@ pub async fn check_parity(mcp: &McpClient, rest: &RestClient) -> CheckReport {
 /// - `parity.unknown_tool`: `TOOL_NOT_FOUND` on REST, `-32602` on MCP;
 /// - `parity.validation`: arguments missing a required field are `VALIDATION_ERROR` on REST
 ///   and a JSON-RPC error or `isError` on MCP;
-/// - `parity.auth`: when the REST client has credentials, the same requests without them are
-///   refused (skipped otherwise).
+/// - `parity.auth`: when the REST client has credentials, REST refuses requests without
+///   them or with a wrong bearer token, and an HTTP MCP endpoint refuses a session without
+///   them (skipped when there are no credentials).
 pub async fn check_parity_with(
     mcp: &McpClient,
     rest: &RestClient,
@@ -108,7 +109,7 @@ pub async fn check_parity_with(
     compare_executions(mcp, rest, &pairs, options, &mut report).await;
     compare_unknown_tool(mcp, rest, &mut report).await;
     compare_validation(mcp, rest, &pairs, &mut report).await;
-    compare_auth(rest, &mut report).await;
+    compare_auth(mcp, rest, &mut report).await;
     report
 }
 
@@ -338,31 +339,53 @@ async fn compare_validation(
     );
 }
 
-async fn compare_auth(rest: &RestClient, report: &mut CheckReport) {
+async fn compare_auth(mcp: &McpClient, rest: &RestClient, report: &mut CheckReport) {
     if !rest.has_credentials() {
         report.skip(PARITY_CHECKS[6], "no credentials given to compare against");
         return;
     }
-    match rest.without_credentials().list_tools().await {
-        Err(Error::Http {
-            status: 401 | 403, ..
-        }) => report.pass(
-            PARITY_CHECKS[6],
-            "REST refuses a request without credentials",
-        ),
-        Err(error) if matches!(error.http_status(), Some(401 | 403)) => report.pass(
-            PARITY_CHECKS[6],
-            "REST refuses a request without credentials",
-        ),
-        Ok(_) => report.fail(
-            PARITY_CHECKS[6],
-            "REST answered GET /mcp/tools without the credentials",
-        ),
-        Err(error) => report.fail(
-            PARITY_CHECKS[6],
-            format!("REST without credentials: expected 401/403, got {error}"),
-        ),
+    let mut problems = Vec::new();
+    for (what, client) in [
+        ("without credentials", rest.without_credentials()),
+        ("with a wrong bearer token", rest.with_wrong_token()),
+    ] {
+        match client.list_tools().await {
+            Err(error) if matches!(error.http_status(), Some(401 | 403)) => {}
+            Ok(_) => problems.push(format!("REST answered GET /mcp/tools {what}")),
+            Err(error) => problems.push(format!("REST {what}: expected 401/403, got {error}")),
+        }
     }
+    let target = mcp.target();
+    if target.starts_with("http://") || target.starts_with("https://") {
+        let unauthenticated = crate::McpAssured::client()
+            .base_uri(target)
+            .timeout(mcp.timeout())
+            .build()
+            .await;
+        match unauthenticated {
+            Err(error) if matches!(error.http_status(), Some(401 | 403)) => {}
+            Ok(client) => {
+                let _ = client.close().await;
+                problems.push(
+                    "MCP accepted a session without credentials while REST requires them"
+                        .to_owned(),
+                );
+            }
+            Err(error) => problems.push(format!(
+                "MCP without credentials: expected 401/403, got {error}"
+            )),
+        }
+    }
+    outcome(
+        report,
+        PARITY_CHECKS[6],
+        &problems,
+        if target.starts_with("http") {
+            "both sides refuse requests without credentials (and REST a wrong token)"
+        } else {
+            "REST refuses requests without credentials or with a wrong token (MCP is not over HTTP)"
+        },
+    );
 }
 
 fn describe_rest_failure(execution: &Execution) -> String {

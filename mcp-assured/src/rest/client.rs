@@ -94,6 +94,13 @@ impl RestClient {
         }
     }
 
+    /// This client with a bearer token the server cannot know.
+    pub(crate) fn with_wrong_token(&self) -> RestClient {
+        let mut client = self.clone();
+        client.credentials.bearer_token = Some("mcp-assured-parity-wrong-token".into());
+        client
+    }
+
     /// `GET /mcp/tools`.
     ///
     /// # Errors
