@@ -86,6 +86,24 @@ async fn non_envelope_answers_are_typed_errors() {
                 "late"
             }),
         )
+        .route(
+            &execute("echo_headers"),
+            post(|headers: axum::http::HeaderMap| async move {
+                let header = |name: &str| {
+                    headers
+                        .get(name)
+                        .and_then(|value| value.to_str().ok())
+                        .map(str::to_owned)
+                };
+                (
+                    [("x-mcp-version", "1.0")],
+                    axum::Json(json!({
+                        "success": true,
+                        "result": {"version": header("x-mcp-version"), "key": header("x-api-key")},
+                    })),
+                )
+            }),
+        )
         .route("/mcp/tools", get(|| async { "not json" }));
     let rest = serve(app).await;
 
@@ -157,6 +175,22 @@ async fn non_envelope_answers_are_typed_errors() {
         matches!(&error, Error::Timeout { method, .. } if method == "POST /mcp/tools/slow/execute"),
         "{error:?}"
     );
+
+    let echoed = rest.execute("echo_headers", json!({})).await.unwrap();
+    echoed
+        .assert()
+        .result_equals(json!({"version": "1.0", "key": null}));
+    assert_eq!(echoed.protocol_version.as_deref(), Some("1.0"));
+    let pinned = McpAssured::rest()
+        .base_uri(rest.base_uri())
+        .protocol_version("2.0")
+        .header("X-Api-Key", "k")
+        .build()
+        .unwrap();
+    let echoed = pinned.execute("echo_headers", json!({})).await.unwrap();
+    echoed
+        .assert()
+        .result_equals(json!({"version": "2.0", "key": "k"}));
 
     let error = rest.list_tools().await.unwrap_err();
     assert!(matches!(&error, Error::Undecodable { .. }), "{error:?}");
