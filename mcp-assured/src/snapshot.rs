@@ -6,7 +6,7 @@
 //! Use [`assert_mcp_snapshot!`](crate::assert_mcp_snapshot), then review with
 //! `cargo insta review`.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use regex::Regex;
 use rmcp::model::{
@@ -130,28 +130,14 @@ pub fn settings(prepared: &Prepared) -> insta::Settings {
 /// macros in it get the default redactions too: timestamps, times of day and UUIDs in any
 /// text, and the scalar values of volatile keys (`progressToken`, `sessionId`, `durationMs`,
 /// `createdAt`, ...); maps sorted; the server and protocol version in the metadata.
+///
+/// They start from insta's defaults, not the caller's settings (`#[mcp_test]` calls this
+/// first thing on a fresh test thread, where the two are the same), because compiling the
+/// filters and parsing the redaction selectors costs ~16 ms in a debug build: it is done once
+/// per process and shared.
 #[doc(hidden)]
 pub fn test_settings(server: Option<&ServerInfo>) -> insta::Settings {
-    let mut settings = insta::Settings::clone_current();
-    settings.set_sort_maps(true);
-    settings.set_omit_expression(true);
-    settings.add_filter(TIMESTAMP_RE.as_str(), TIMESTAMP);
-    settings.add_filter(UUID_RE.as_str(), UUID);
-    settings.add_filter(TIME_RE.as_str(), TIME);
-    settings.add_filter(LOOPBACK_PORT_RE.as_str(), LOOPBACK_PORT);
-    for key in VOLATILE_KEYS {
-        let placeholder = volatile_key(key).unwrap_or(TIMESTAMP);
-        settings.add_redaction(
-            &format!(".**.{key}"),
-            insta::dynamic_redaction(move |value, _path| match value {
-                insta::internals::Content::String(_)
-                | insta::internals::Content::I64(_)
-                | insta::internals::Content::U64(_)
-                | insta::internals::Content::F64(_) => placeholder.into(),
-                other => other,
-            }),
-        );
-    }
+    let mut settings = base_settings().clone();
     if let Some(server) = server {
         settings.set_info(&serde_json::json!({
             "protocolVersion": server.protocol_version,
@@ -159,6 +145,34 @@ pub fn test_settings(server: Option<&ServerInfo>) -> insta::Settings {
         }));
     }
     settings
+}
+
+/// insta's defaults plus the filters and redactions of [`test_settings`], built once.
+fn base_settings() -> &'static insta::Settings {
+    static BASE: OnceLock<insta::Settings> = OnceLock::new();
+    BASE.get_or_init(|| {
+        let mut settings = insta::Settings::new();
+        settings.set_sort_maps(true);
+        settings.set_omit_expression(true);
+        settings.add_filter(TIMESTAMP_RE.as_str(), TIMESTAMP);
+        settings.add_filter(UUID_RE.as_str(), UUID);
+        settings.add_filter(TIME_RE.as_str(), TIME);
+        settings.add_filter(LOOPBACK_PORT_RE.as_str(), LOOPBACK_PORT);
+        for key in VOLATILE_KEYS {
+            let placeholder = volatile_key(key).unwrap_or(TIMESTAMP);
+            settings.add_redaction(
+                &format!(".**.{key}"),
+                insta::dynamic_redaction(move |value, _path| match value {
+                    insta::internals::Content::String(_)
+                    | insta::internals::Content::I64(_)
+                    | insta::internals::Content::U64(_)
+                    | insta::internals::Content::F64(_) => placeholder.into(),
+                    other => other,
+                }),
+            );
+        }
+        settings
+    })
 }
 
 /// Spellings of the volatile keys that [`test_settings`] redacts wherever they appear.
