@@ -7,6 +7,7 @@ use mcp_assured::{
     code,
     model::{CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, Tool},
     prelude::*,
+    rest::{ErrorCode, Execution},
 };
 use serde_json::{Value, json};
 
@@ -632,6 +633,197 @@ mod errors {
     #[should_panic(expected = "Expected JSON-RPC error -32601 (METHOD_NOT_FOUND)")]
     fn the_panicking_twin_panics_with_the_message() {
         unknown_tool().assert_err().has_code(code::METHOD_NOT_FOUND);
+    }
+}
+
+mod rest_executions {
+    use super::*;
+
+    const METADATA: &str =
+        r#"{"executionId": "exec-1", "duration": 12, "timestamp": "2026-11-23T10:00:00.123Z"}"#;
+
+    fn execution(status: u16, mut body: Value) -> Execution {
+        if body.get("metadata").is_none() {
+            body["metadata"] = serde_json::from_str(METADATA).unwrap();
+        }
+        Execution::from_envelope("current_weather", status, body).expect("an envelope")
+    }
+
+    fn weather() -> Execution {
+        execution(
+            200,
+            json!({"success": true, "result": {"city": "London", "temperature": 15}}),
+        )
+    }
+
+    fn sunny() -> Execution {
+        execution(200, json!({"success": true, "result": "sunny, 21 °C"}))
+    }
+
+    fn failed() -> Execution {
+        execution(
+            502,
+            json!({"success": false, "error": {"code": "EXECUTION_ERROR", "message": "weather API answered 503"}}),
+        )
+    }
+
+    /// The facts every failure on `execution` ends with, before the envelope itself.
+    fn facts(status: u16) -> String {
+        format!("\ntool=current_weather\nHTTP status={status}\nenvelope=```{{")
+    }
+
+    #[test]
+    fn pass() {
+        weather()
+            .assert()
+            .is_conforming_envelope()
+            .is_success()
+            .has_status(200)
+            .text_contains("\"city\":\"London\"")
+            .json_at("/temperature", 15)
+            .result_equals(json!({"temperature": 15, "city": "London"}))
+            .result_contains(json!({"city": "London"}));
+        sunny().assert().text_contains("sunny");
+        failed()
+            .assert()
+            .is_conforming_envelope()
+            .has_status(502)
+            .has_error_code(ErrorCode::ExecutionError)
+            .message_contains("answered 503");
+    }
+
+    #[test]
+    fn success_status_and_code_failures() {
+        assert!(
+            message(failed().assert().try_is_success()).starts_with(&format!(
+                "Expected tool `current_weather` to succeed over REST, but it failed with EXECUTION_ERROR.{}",
+                facts(502)
+            ))
+        );
+        assert!(
+            message(failed().assert().try_has_status(200)).starts_with(&format!(
+                "Expected HTTP 200 from tool `current_weather`, got HTTP 502.{}",
+                facts(502)
+            ))
+        );
+        assert!(
+            message(weather().assert().try_has_error_code(ErrorCode::ToolNotFound)).starts_with(
+                &format!(
+                    "Expected tool `current_weather` to fail with TOOL_NOT_FOUND over REST, but the envelope has no error.{}",
+                    facts(200)
+                )
+            )
+        );
+    }
+
+    #[test]
+    fn message_and_text_failures_say_what_came() {
+        assert!(
+            message(failed().assert().try_message_contains("timeout")).starts_with(&format!(
+                "Expected the error message of tool `current_weather` to contain `timeout`, but it is `weather API answered 503`.{}",
+                facts(502)
+            ))
+        );
+        assert!(
+            message(weather().assert().try_message_contains("x")).starts_with(
+                "Expected the error message of tool `current_weather` to contain `x`, but the envelope has no error."
+            )
+        );
+        let text = message(sunny().assert().try_text_contains("rain"));
+        assert!(
+            text.starts_with(&format!(
+                "Expected the result of tool `current_weather` to contain `rain`.{}",
+                facts(200)
+            )),
+            "{text}"
+        );
+        assert!(text.contains(r#""result": "sunny, 21 °C""#), "{text}");
+    }
+
+    #[test]
+    fn json_failures_show_the_value_or_the_diff() {
+        assert!(
+            message(weather().assert().try_json_at("/temperature", 20)).starts_with(&format!(
+                "Expected `/temperature` in the result of tool `current_weather` to be 20, but it is 15.{}",
+                facts(200)
+            ))
+        );
+        assert!(
+            message(weather().assert().try_json_at("/humidity", 80)).starts_with(
+                "Expected the result of tool `current_weather` to have a value at `/humidity`, but there is none."
+            )
+        );
+        let text = message(
+            weather()
+                .assert()
+                .try_result_equals(json!({"city": "Paris"})),
+        );
+        assert!(
+            text.starts_with(
+                "Expected the result of tool `current_weather` to equal the expected JSON.\ntool=current_weather\ndiff (< expected, > actual):\n"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("Paris") && text.contains("London"), "{text}");
+        let text = message(
+            weather()
+                .assert()
+                .try_result_contains(json!({"city": "Paris"})),
+        );
+        assert!(
+            text.starts_with(
+                "Expected the result of tool `current_weather` to contain the expected JSON.\ntool=current_weather\ndiff"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_non_conforming_envelope_lists_every_departure() {
+        let sloppy = execution(
+            401,
+            json!({
+                "success": false,
+                "metadata": {"executionId": null, "duration": "12", "timestamp": "yesterday"},
+            }),
+        );
+        let text = message(sloppy.assert().try_is_conforming_envelope());
+        assert!(
+            text.starts_with(&format!(
+                "Expected tool `current_weather` to answer with a conforming REST envelope, but \
+                 metadata.executionId is null, not a string; metadata.duration is a string, not a number; \
+                 metadata.timestamp `yesterday` is not RFC 3339 (premature end of input); \
+                 it has no error although success is false.{}",
+                facts(401)
+            )),
+            "{text}"
+        );
+        let contradictory = Execution::from_envelope(
+            "current_weather",
+            200,
+            json!({"success": true, "result": 1, "error": {"code": "X"}}),
+        )
+        .unwrap();
+        assert!(
+            message(contradictory.assert().try_is_conforming_envelope()).starts_with(
+                "Expected tool `current_weather` to answer with a conforming REST envelope, but \
+                 metadata is missing, not an object; it has an error although success is true."
+            )
+        );
+        let no_message = execution(
+            400,
+            json!({"success": false, "error": {"code": "VALIDATION_ERROR"}}),
+        );
+        assert!(
+            message(no_message.assert().try_is_conforming_envelope())
+                .starts_with("Expected tool `current_weather` to answer with a conforming REST envelope, but error.message is missing, not a string.")
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "Expected tool `current_weather` to succeed over REST")]
+    fn the_panicking_twin_panics_with_the_message() {
+        failed().assert().is_success();
     }
 }
 

@@ -1,6 +1,7 @@
 //! What the REST client makes of answers that are not REST envelopes: each is a typed error
 //! naming the request and what came back, never a hang or a panic. The peer is a bare axum
-//! app answering one way per route, like a proxy or a broken server would.
+//! app answering one way per route, like a proxy or a broken server would; what the client
+//! sends is checked against a wiremock REST endpoint (plain HTTP, not MCP).
 
 use std::time::{Duration, Instant};
 
@@ -12,7 +13,11 @@ use axum::{
 use mcp_assured::{
     Error, McpAssured,
     prelude::*,
-    rest::{ErrorCode, RestClient},
+    rest::{ErrorCode, ExecutionContext, Priority, RestClient},
+    wiremock::{
+        Mock, MockServer, ResponseTemplate,
+        matchers::{body_json, method, path},
+    },
 };
 use serde_json::json;
 
@@ -225,4 +230,96 @@ fn a_base_uri_is_required_and_must_be_http() {
         McpAssured::rest().base_uri("ftp://example.com").build(),
         Err(Error::InvalidInput { .. })
     ));
+}
+
+#[tokio::test]
+async fn a_rate_limited_listing_keeps_retry_after() {
+    let app = Router::new().route(
+        "/mcp/tools",
+        get(|| async {
+            (
+                StatusCode::TOO_MANY_REQUESTS,
+                [(header::RETRY_AFTER, "7")],
+                "slow down",
+            )
+        }),
+    );
+    let error = serve(app).await.list_tools().await.unwrap_err();
+    assert!(
+        matches!(&error, Error::Http { request, status: 429, retry_after: Some(r), body, .. }
+            if request == "GET /mcp/tools" && r == "7" && body == "slow down"),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("Retry-After: 7"), "{error}");
+}
+
+fn envelope(result: serde_json::Value) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(json!({
+        "success": true,
+        "result": result,
+        "metadata": {"executionId": "e1", "duration": 1, "timestamp": "2026-11-23T10:00:00Z"},
+    }))
+}
+
+/// The context reaches the server as the spec's `context` object, and a context timeout
+/// longer than the client's stretches the client's.
+#[tokio::test]
+async fn the_context_is_sent_and_its_timeout_stretches_the_clients() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/mcp/tools/echo/execute"))
+        .and(body_json(json!({
+            "params": {"a": 1},
+            "context": {"sessionId": "s-1", "userId": "u-1", "priority": "high", "timeout": 2000},
+        })))
+        .respond_with(envelope(json!("with context")).set_delay(Duration::from_millis(600)))
+        .expect(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/mcp/tools/echo/execute"))
+        .and(body_json(json!({"params": {"a": 1}})))
+        .respond_with(envelope(json!("without")).set_delay(Duration::from_millis(600)))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let rest = McpAssured::rest()
+        .base_uri(server.uri())
+        .timeout(Duration::from_millis(300))
+        .build()
+        .unwrap();
+    let context = ExecutionContext::new()
+        .session_id("s-1")
+        .user_id("u-1")
+        .priority(Priority::High)
+        .timeout(Duration::from_secs(2));
+    let executed = rest
+        .execute_with("echo", json!({"a": 1}), Some(context))
+        .await
+        .unwrap();
+    executed
+        .assert()
+        .is_conforming_envelope()
+        .result_equals("with context");
+    // Without a context, or with a shorter one, the client's own timeout holds.
+    Mock::given(method("POST"))
+        .and(path("/mcp/tools/echo/execute"))
+        .and(body_json(
+            json!({"params": {"a": 1}, "context": {"timeout": 100}}),
+        ))
+        .respond_with(envelope(json!("short")).set_delay(Duration::from_millis(600)))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let short = ExecutionContext::new().timeout(Duration::from_millis(100));
+    for context in [None, Some(short)] {
+        let error = rest
+            .execute_with("echo", json!({"a": 1}), context)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&error, Error::Timeout { timeout, .. } if *timeout == Duration::from_millis(300)),
+            "{error:?}"
+        );
+    }
 }

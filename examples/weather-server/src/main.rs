@@ -11,7 +11,7 @@ use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
 use weather_server::{
     WeatherServer,
-    rest::RestOptions,
+    rest::{Drift, RestOptions},
     serve::{serve_hybrid, serve_streamable_http},
 };
 
@@ -40,9 +40,17 @@ struct Cli {
         requires = "rest"
     )]
     bearer_token: Option<String>,
-    /// Make the REST surface drift from the MCP one on purpose (for parity checks).
-    #[arg(long, requires = "rest")]
-    rest_drift: bool,
+    /// Make the REST surface drift from the MCP one on purpose (for parity checks): alone,
+    /// one schema changed and one error code mapped wrong; with a kind, that drift
+    /// (repeatable).
+    #[arg(long, requires = "rest", value_enum, num_args = 0..=1, value_name = "KIND")]
+    rest_drift: Option<Vec<Drift>>,
+    /// With `--rest`: the largest request body in bytes (default 10 MB); larger gets 413.
+    #[arg(long, requires = "rest", value_name = "BYTES")]
+    max_body_bytes: Option<usize>,
+    /// With `--rest`: executions allowed per minute; more get 429 with `Retry-After`.
+    #[arg(long, requires = "rest", value_name = "PER_MINUTE")]
+    rate_limit: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -100,8 +108,20 @@ async fn main() -> Result<(), Box<dyn Error>> {
                 if let Some(token) = cli.bearer_token {
                     options = options.bearer_token(token);
                 }
-                if cli.rest_drift {
-                    options = options.drifting();
+                match cli.rest_drift.as_deref() {
+                    Some([]) => options = options.drifting(),
+                    Some(kinds) => {
+                        for kind in kinds {
+                            options = options.drift(*kind);
+                        }
+                    }
+                    None => {}
+                }
+                if let Some(bytes) = cli.max_body_bytes {
+                    options = options.max_body_bytes(bytes);
+                }
+                if let Some(per_minute) = cli.rate_limit {
+                    options = options.rate_limit(per_minute);
                 }
                 serve_hybrid(listener, server, options).await?;
             } else {

@@ -39,10 +39,8 @@ pub async fn serve_hybrid(
 ) -> io::Result<()> {
     let shutdown = CancellationToken::new();
     let _end_sessions = shutdown.clone().drop_guard();
-    let token = options.bearer_token.clone();
-    let app = rest::router(&server, options).merge(mcp_router(server, shutdown));
-    let app = rest::protect(app, token.as_deref());
-    axum::serve(listener, app).await
+    let mcp = mcp_router(server.clone(), shutdown);
+    axum::serve(listener, rest::hybrid_router(&server, mcp, options)).await
 }
 
 /// rmcp's streamable HTTP service at `/mcp`; its sessions end when `shutdown` is cancelled.

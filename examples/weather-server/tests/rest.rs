@@ -5,14 +5,16 @@ use std::time::Duration;
 
 use mcp_assured::{
     Error, McpAssured, McpClient,
-    checks::{CheckStatus, PARITY_CHECKS, ParityOptions, check_parity, check_parity_with},
+    checks::{
+        CheckReport, CheckStatus, PARITY_CHECKS, ParityOptions, check_parity, check_parity_with,
+    },
     fixture::ServerProcess,
     mcp_test,
     prelude::*,
-    rest::{ErrorCode, ExecutionContext, RestClient},
+    rest::{ErrorCode, Execution, ExecutionContext, RestClient, VERSION_HEADER},
     wiremock::{
         Mock, MockServer, ResponseTemplate,
-        matchers::{method, path},
+        matchers::{method, path, path_regex},
     },
 };
 use serde_json::{Value, json};
@@ -37,6 +39,40 @@ async fn weather_in_london(backend: &MockServer) {
         )
         .mount(backend)
         .await;
+}
+
+/// What `method path` with `body` answers, sent as is (no client-side checks), parsed as an
+/// envelope that must conform to the spec.
+async fn raw(
+    server: &ServerProcess,
+    method: reqwest::Method,
+    path: &str,
+    body: &'static str,
+) -> (Execution, reqwest::header::HeaderMap) {
+    let url = format!("http://127.0.0.1:{}{path}", server.port().unwrap());
+    let response = reqwest::Client::new()
+        .request(method, url)
+        .header("content-type", "application/json")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    let (status, headers) = (response.status().as_u16(), response.headers().clone());
+    let body: Value = response.json().await.unwrap();
+    let execution = Execution::from_envelope("raw", status, body).unwrap();
+    execution.assert().is_conforming_envelope();
+    assert_eq!(headers[VERSION_HEADER], "1.0", "{path}");
+    (execution, headers)
+}
+
+/// The failed parity checks, with their reasons.
+fn failed(report: &CheckReport) -> Vec<(&str, &str)> {
+    report
+        .checks
+        .iter()
+        .filter(|check| check.status == CheckStatus::Failed)
+        .map(|check| (check.name.as_str(), check.reason.as_str()))
+        .collect()
 }
 
 /// The API answering after 5 s.
@@ -101,6 +137,7 @@ mod hybrid {
             .unwrap();
         executed
             .assert()
+            .is_conforming_envelope()
             .is_success()
             .has_status(200)
             .json_at("/temperature", 15)
@@ -123,6 +160,7 @@ mod hybrid {
             .unwrap();
         executed
             .assert()
+            .is_conforming_envelope()
             .has_error_code(ErrorCode::ToolNotFound)
             .has_status(404)
             .message_contains("no_such_tool");
@@ -181,23 +219,81 @@ mod hybrid {
     }
 
     #[mcp_test]
-    async fn an_oversized_body_is_a_413(server: &ServerProcess, backend: &MockServer) {
+    async fn a_body_over_the_specs_10_mb_is_a_413_envelope(
+        server: &ServerProcess,
+        backend: &MockServer,
+    ) {
         let _ = backend;
-        let huge = "x".repeat(2 * 1024 * 1024);
-        let error = rest(server)
+        let rest = rest(server);
+        let huge = "x".repeat(10 * 1024 * 1024);
+        let executed = rest
             .execute("current_weather", json!({"city": huge}))
             .await
-            .unwrap_err();
-        match &error {
-            Error::Http {
-                status, request, ..
-            } => {
-                assert_eq!(*status, 413);
-                assert_eq!(request, "POST /mcp/tools/current_weather/execute");
-            }
-            other => panic!("expected an HTTP error, got {other:?}"),
-        }
-        assert!(error.to_string().contains("HTTP 413"), "{error}");
+            .unwrap();
+        executed
+            .assert()
+            .is_conforming_envelope()
+            .has_status(413)
+            .has_error_code(ErrorCode::ValidationError)
+            .message_contains("larger than the limit of 10485760 bytes");
+        assert_eq!(
+            executed.error.unwrap().details,
+            Some(json!({"maxBodyBytes": 10_485_760}))
+        );
+        assert_eq!(executed.protocol_version.as_deref(), Some("1.0"));
+        // Just under the limit is read and checked against the schema.
+        let long = "x".repeat(10 * 1024 * 1024 - 100);
+        let executed = rest
+            .execute("forecast", json!({"city": long}))
+            .await
+            .unwrap();
+        executed
+            .assert()
+            .has_status(400)
+            .has_error_code(ErrorCode::ValidationError);
+    }
+
+    #[mcp_test]
+    async fn an_unknown_tool_is_tool_not_found_whatever_the_body(
+        server: &ServerProcess,
+        backend: &MockServer,
+    ) {
+        let _ = backend;
+        let post = reqwest::Method::POST;
+        let (unknown, _) = raw(server, post.clone(), "/mcp/tools/nope/execute", "{not json").await;
+        unknown
+            .assert()
+            .has_status(404)
+            .has_error_code(ErrorCode::ToolNotFound)
+            .message_contains("nope");
+        let (known, _) = raw(server, post, "/mcp/tools/forecast/execute", "{not json").await;
+        known
+            .assert()
+            .has_status(400)
+            .has_error_code(ErrorCode::ValidationError)
+            .message_contains("the body is not JSON");
+    }
+
+    #[mcp_test]
+    async fn a_wrong_method_is_a_405_envelope(server: &ServerProcess, backend: &MockServer) {
+        let _ = backend;
+        let (get, headers) = raw(
+            server,
+            reqwest::Method::GET,
+            "/mcp/tools/forecast/execute",
+            "",
+        )
+        .await;
+        get.assert()
+            .has_status(405)
+            .has_error_code(ErrorCode::ValidationError)
+            .message_contains("GET is not allowed here; use POST");
+        assert_eq!(headers["allow"], "POST");
+        let (post, headers) = raw(server, reqwest::Method::POST, "/mcp/tools", "{}").await;
+        post.assert()
+            .has_status(405)
+            .message_contains("POST is not allowed here; use GET");
+        assert_eq!(headers["allow"], "GET");
     }
 
     #[mcp_test]
@@ -239,9 +335,26 @@ async fn both_surfaces_refuse_a_missing_or_wrong_token(
             .execute("current_weather", json!({"city": "London"}))
             .await
             .unwrap();
-        assert_eq!(refused.status, 401, "{token:?}");
-        assert_eq!(refused.error_code(), Some(&ErrorCode::PermissionError));
+        refused
+            .assert()
+            .is_conforming_envelope()
+            .has_status(401)
+            .has_error_code(ErrorCode::PermissionError);
+        assert_eq!(
+            refused.protocol_version.as_deref(),
+            Some("1.0"),
+            "{token:?}"
+        );
     }
+    let (listing, headers) = raw(server, reqwest::Method::GET, "/mcp/tools", "").await;
+    listing
+        .assert()
+        .has_status(401)
+        .message_contains("a bearer token is required");
+    assert_eq!(
+        headers["www-authenticate"],
+        r#"Bearer realm="weather-server""#
+    );
     let allowed = McpAssured::rest()
         .base_uri(&base)
         .bearer_token("right-token")
@@ -304,7 +417,7 @@ async fn every_endpoint_answers(backend: &MockServer) {
         .mount(backend)
         .await;
     Mock::given(method("GET"))
-        .and(mcp_assured::wiremock::matchers::path_regex("^/alerts/"))
+        .and(path_regex("^/alerts/"))
         .respond_with(ResponseTemplate::new(200).set_body_json(json!({"alerts": []})))
         .mount(backend)
         .await;
@@ -361,14 +474,8 @@ async fn a_drifting_surface_fails_with_a_precise_report(
     every_endpoint_answers(backend).await;
     let report = check_parity(&client, &rest(server)).await;
     assert!(!report.is_success());
-    let failed: Vec<_> = report
-        .checks
-        .iter()
-        .filter(|check| check.status == CheckStatus::Failed)
-        .map(|check| (check.name.as_str(), check.reason.as_str()))
-        .collect();
     assert_eq!(
-        failed,
+        failed(&report),
         [
             (
                 "parity.input_schemas",
@@ -385,4 +492,226 @@ async fn a_drifting_surface_fails_with_a_precise_report(
         report.check("parity.auth").unwrap().status,
         CheckStatus::Skipped
     );
+}
+
+#[mcp_test(
+    server = bin("weather-server"),
+    transport = http(args("--port", "{port}", "--rest", "--max-body-bytes", "64")),
+    env(WEATHER_API_URL = "{backend}"),
+)]
+async fn the_body_limit_is_configurable(server: &ServerProcess, backend: &MockServer) {
+    weather_in_london(backend).await;
+    let rest = rest(server);
+    rest.execute("current_weather", json!({"city": "London"}))
+        .await
+        .unwrap()
+        .assert()
+        .is_success();
+    rest.execute("current_weather", json!({"city": "x".repeat(64)}))
+        .await
+        .unwrap()
+        .assert()
+        .is_conforming_envelope()
+        .has_status(413)
+        .message_contains("larger than the limit of 64 bytes");
+}
+
+#[mcp_test(
+    server = bin("weather-server"),
+    transport = http(args("--port", "{port}", "--rest", "--rate-limit", "2")),
+    env(WEATHER_API_URL = "{backend}"),
+)]
+async fn over_the_rate_limit_is_a_429_with_retry_after(
+    server: &ServerProcess,
+    backend: &MockServer,
+) {
+    weather_in_london(backend).await;
+    let rest = rest(server);
+    for _ in 0..2 {
+        rest.execute("current_weather", json!({"city": "London"}))
+            .await
+            .unwrap()
+            .assert()
+            .is_success();
+    }
+    let limited = rest
+        .execute("current_weather", json!({"city": "London"}))
+        .await
+        .unwrap();
+    limited
+        .assert()
+        .is_conforming_envelope()
+        .has_status(429)
+        .has_error_code(ErrorCode::RateLimitError)
+        .message_contains("more than 2 executions a minute");
+    let wait: u64 = limited.retry_after.as_deref().unwrap().parse().unwrap();
+    assert!((1..=60).contains(&wait), "Retry-After: {wait}");
+    assert_eq!(
+        limited.error.unwrap().details.unwrap()["retryAfterSeconds"],
+        json!(wait)
+    );
+}
+
+/// One test per drift: each makes exactly its parity check fail, with this report text.
+#[mcp_test(
+    server = bin("weather-server"),
+    env(WEATHER_API_URL = "{backend}"),
+    timeout = "30s",
+)]
+mod drift {
+    use super::*;
+
+    /// The parity report of the server under test, its API answering every endpoint.
+    async fn report(
+        client: &McpClient,
+        server: &ServerProcess,
+        backend: &MockServer,
+    ) -> CheckReport {
+        every_endpoint_answers(backend).await;
+        check_parity(client, &rest(server)).await
+    }
+
+    #[mcp_test(transport = http(args("--port", "{port}", "--rest", "--rest-drift", "names")))]
+    async fn renamed_tools_fail_parity_tool_names(
+        client: McpClient,
+        server: &ServerProcess,
+        backend: &MockServer,
+    ) {
+        let report = report(&client, server, backend).await;
+        assert_eq!(
+            failed(&report),
+            [(
+                "parity.tool_names",
+                "only over MCP: `weather_alerts`; only over REST: `alerts`"
+            )],
+            "{report}"
+        );
+        assert_eq!(
+            report.check("parity.execution").unwrap().reason,
+            "2 argument sets: both sides agree"
+        );
+    }
+
+    #[mcp_test(transport = http(args("--port", "{port}", "--rest", "--rest-drift", "descriptions")))]
+    async fn another_description_fails_parity_descriptions(
+        client: McpClient,
+        server: &ServerProcess,
+        backend: &MockServer,
+    ) {
+        let report = report(&client, server, backend).await;
+        let described = client.tool("current_weather").await.unwrap().description;
+        let expected = format!(
+            "current_weather: MCP {:?}, REST \"The weather now.\"",
+            described.unwrap()
+        );
+        assert_eq!(
+            failed(&report),
+            [("parity.descriptions", expected.as_str())],
+            "{report}"
+        );
+    }
+
+    #[mcp_test(transport = http(args("--port", "{port}", "--rest", "--rest-drift", "execution")))]
+    async fn different_outcomes_fail_parity_execution(
+        client: McpClient,
+        server: &ServerProcess,
+        backend: &MockServer,
+    ) {
+        weather_in_london(backend).await;
+        Mock::given(method("GET"))
+            .and(path("/forecast"))
+            .respond_with(ResponseTemplate::new(404).set_body_string("no such city"))
+            .mount(backend)
+            .await;
+        Mock::given(method("GET"))
+            .and(path_regex("^/alerts/"))
+            .respond_with(ResponseTemplate::new(503).set_body_string("maintenance"))
+            .mount(backend)
+            .await;
+        let (london, atlantis, north) = (
+            json!({"city": "London"}),
+            json!({"city": "Atlantis", "days": 3}),
+            json!({"region": "north"}),
+        );
+        let options = ParityOptions::new()
+            .without_generated_arguments()
+            .arguments("current_weather", london.clone())
+            .arguments("forecast", atlantis.clone())
+            .arguments("weather_alerts", north.clone());
+        let report = check_parity_with(&client, &rest(server), &options).await;
+        let not_found = client
+            .call_tool("forecast", atlantis.clone())
+            .await
+            .unwrap()
+            .text();
+        let unavailable = client
+            .call_tool("weather_alerts", north.clone())
+            .await
+            .unwrap()
+            .text();
+        assert!(not_found.contains("answered 404"), "{not_found}");
+        let expected = [
+            format!(r#"current_weather {london}: different results: /units: MCP "metric", REST has none"#),
+            format!(
+                "forecast {atlantis}: both failed, differently: MCP isError: {not_found}, REST TOOL_NOT_FOUND (HTTP 404): {not_found}"
+            ),
+            format!("weather_alerts {north}: REST succeeded, MCP failed: isError: {unavailable}"),
+        ]
+        .join("\n");
+        assert_eq!(
+            failed(&report),
+            [("parity.execution", expected.as_str())],
+            "{report}"
+        );
+    }
+
+    #[mcp_test(transport = http(args("--port", "{port}", "--rest", "--rest-drift", "validation")))]
+    async fn unchecked_params_fail_parity_validation(
+        client: McpClient,
+        server: &ServerProcess,
+        backend: &MockServer,
+    ) {
+        let report = report(&client, server, backend).await;
+        let refused = client
+            .call_tool("current_weather", json!({}))
+            .await
+            .unwrap()
+            .text();
+        let expected =
+            format!("REST: expected VALIDATION_ERROR, got EXECUTION_ERROR (HTTP 502): {refused}");
+        assert_eq!(
+            failed(&report),
+            [("parity.validation", expected.as_str())],
+            "{report}"
+        );
+    }
+
+    #[mcp_test(transport = http(args("--port", "{port}", "--rest", "--bearer-token", "right-token", "--rest-drift", "auth")), bearer_token = "right-token")]
+    async fn an_open_endpoint_fails_parity_auth(
+        client: McpClient,
+        server: &ServerProcess,
+        backend: &MockServer,
+    ) {
+        every_endpoint_answers(backend).await;
+        let rest = McpAssured::rest()
+            .base_uri(format!("http://127.0.0.1:{}", server.port().unwrap()))
+            .bearer_token("right-token")
+            .build()
+            .unwrap();
+        let report = check_parity(&client, &rest).await;
+        let open = "REST answered POST /mcp/tools/mcp_assured_parity_no_such_tool/execute";
+        let not_found = "TOOL_NOT_FOUND (HTTP 404): no tool `mcp_assured_parity_no_such_tool`";
+        let expected = [
+            format!("{open} without credentials: {not_found}"),
+            format!("{open} with a wrong bearer token: {not_found}"),
+            "MCP accepted a session with a wrong bearer token while REST requires credentials"
+                .to_owned(),
+        ]
+        .join("\n");
+        assert_eq!(
+            failed(&report),
+            [("parity.auth", expected.as_str())],
+            "{report}"
+        );
+    }
 }

@@ -1,7 +1,7 @@
 //! Checks on a REST [`Execution`]: the same names as on MCP tool results where the meaning is
 //! the same (`is_success`, `text_contains`, `json_at`, `result_equals` ~ `structured_equals`,
 //! `result_contains` ~ `structured_contains`), plus what only REST has (`has_error_code`,
-//! `has_status`).
+//! `has_status`, `is_conforming_envelope`).
 
 use serde::Serialize;
 use serde_json::Value;
@@ -65,6 +65,28 @@ impl ExecutionAssert<'_> {
         }
     }
 
+    /// The answer is an envelope as the spec writes it: `metadata` with a string
+    /// `executionId`, a number `duration` and an RFC 3339 `timestamp`; an `error` with a
+    /// string `code` and `message` when, and only when, `success` is false.
+    #[track_caller]
+    pub fn is_conforming_envelope(self) -> Self {
+        check(self.try_is_conforming_envelope())
+    }
+
+    /// [`is_conforming_envelope`](Self::is_conforming_envelope), returning the failure.
+    pub fn try_is_conforming_envelope(self) -> Result<Self, AssertionError> {
+        let problems = envelope_problems(&self.execution.body);
+        if problems.is_empty() {
+            return Ok(self);
+        }
+        self.failure(format!(
+            "Expected tool `{}` to answer with a conforming REST envelope, but {}.",
+            self.tool(),
+            problems.join("; ")
+        ))
+        .err()
+    }
+
     /// `success` is true.
     #[track_caller]
     pub fn is_success(self) -> Self {
@@ -125,11 +147,13 @@ impl ExecutionAssert<'_> {
             .error
             .as_ref()
             .map(|error| error.message.as_str());
-        if message.is_some_and(|message| message.contains(needle)) {
-            return Ok(self);
-        }
+        let came = match message {
+            Some(message) if message.contains(needle) => return Ok(self),
+            Some(message) => format!("it is `{message}`"),
+            None => "the envelope has no error".to_owned(),
+        };
         self.failure(format!(
-            "Expected the error message of tool `{}` to contain `{needle}`.",
+            "Expected the error message of tool `{}` to contain `{needle}`, but {came}.",
             self.tool()
         ))
         .err()
@@ -246,4 +270,66 @@ impl ExecutionAssert<'_> {
         .diff(&subset, &actual)
         .err()
     }
+}
+
+/// Where `body` departs from the spec's envelope, in words.
+fn envelope_problems(body: &Value) -> Vec<String> {
+    let mut problems = Vec::new();
+    let kind = |value: Option<&Value>| match value {
+        None => "missing".to_owned(),
+        Some(Value::Null) => "null".to_owned(),
+        Some(Value::String(_)) => "a string".to_owned(),
+        Some(Value::Number(_)) => "a number".to_owned(),
+        Some(Value::Bool(_)) => "a boolean".to_owned(),
+        Some(Value::Array(_)) => "an array".to_owned(),
+        Some(Value::Object(_)) => "an object".to_owned(),
+    };
+    let metadata = body.get("metadata");
+    if metadata.is_some_and(Value::is_object) {
+        let field = |name: &str| metadata.and_then(|metadata| metadata.get(name));
+        if !field("executionId").is_some_and(Value::is_string) {
+            problems.push(format!(
+                "metadata.executionId is {}, not a string",
+                kind(field("executionId"))
+            ));
+        }
+        if !field("duration").is_some_and(Value::is_number) {
+            problems.push(format!(
+                "metadata.duration is {}, not a number",
+                kind(field("duration"))
+            ));
+        }
+        match field("timestamp") {
+            Some(Value::String(stamp)) => {
+                if let Err(error) = chrono::DateTime::parse_from_rfc3339(stamp) {
+                    problems.push(format!(
+                        "metadata.timestamp `{stamp}` is not RFC 3339 ({error})"
+                    ));
+                }
+            }
+            other => problems.push(format!(
+                "metadata.timestamp is {}, not a string",
+                kind(other)
+            )),
+        }
+    } else {
+        problems.push(format!("metadata is {}, not an object", kind(metadata)));
+    }
+    let success = body.get("success").and_then(Value::as_bool);
+    match (success, body.get("error")) {
+        (Some(true), Some(_)) => problems.push("it has an error although success is true".into()),
+        (Some(false), None) => problems.push("it has no error although success is false".into()),
+        (Some(false), Some(error)) => {
+            for name in ["code", "message"] {
+                if !error.get(name).is_some_and(Value::is_string) {
+                    problems.push(format!(
+                        "error.{name} is {}, not a string",
+                        kind(error.get(name))
+                    ));
+                }
+            }
+        }
+        _ => {}
+    }
+    problems
 }

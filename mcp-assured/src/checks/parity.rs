@@ -24,6 +24,13 @@ pub const PARITY_CHECKS: [&str; 7] = [
     "parity.auth",
 ];
 
+/// The tool the unknown-tool and auth checks call: unknown, so that a server that lets the
+/// call through runs nothing.
+const NO_SUCH_TOOL: &str = "mcp_assured_parity_no_such_tool";
+
+/// The bearer token no server can know, for the auth check.
+const WRONG_TOKEN: &str = "mcp-assured-parity-wrong-token";
+
 /// Argument sets for [`check_parity_with`], on top of one generated from each tool's schema.
 #[derive(Debug, Clone, Default)]
 pub struct ParityOptions {
@@ -68,14 +75,16 @@ pub async fn check_parity(mcp: &McpClient, rest: &RestClient) -> CheckReport {
 /// - `parity.tool_names`: the same tools;
 /// - `parity.descriptions`, `parity.input_schemas`: the same, field by field;
 /// - `parity.execution`: for each argument set (one generated per tool, plus those given),
-///   both succeed or both fail, with equivalent content (REST `result` against MCP
-///   `structuredContent`, else the text);
+///   both succeed with equivalent content (REST `result` against MCP `structuredContent`,
+///   else the text), or both fail the same way where the protocols let one tell (an MCP
+///   -32602 is not a REST `EXECUTION_ERROR`, an MCP `isError` not a `TOOL_NOT_FOUND`);
 /// - `parity.unknown_tool`: `TOOL_NOT_FOUND` on REST, `-32602` on MCP;
 /// - `parity.validation`: arguments missing a required field are `VALIDATION_ERROR` on REST
 ///   and a JSON-RPC error or `isError` on MCP;
-/// - `parity.auth`: when the REST client has credentials, REST refuses requests without
-///   them or with a wrong bearer token, and an HTTP MCP endpoint refuses a session without
-///   them (skipped when there are no credentials).
+/// - `parity.auth`: when the REST client has credentials, REST refuses both listing and
+///   executing (an unknown tool, so nothing runs) without them or with a wrong bearer token,
+///   and an HTTP MCP endpoint refuses a fresh session without them or with a wrong bearer
+///   token (skipped when there are no credentials).
 pub async fn check_parity_with(
     mcp: &McpClient,
     rest: &RestClient,
@@ -152,8 +161,10 @@ fn compare_definitions(pairs: &[(&Tool, &RestTool)], report: &mut CheckReport) {
     for (mcp, rest) in pairs {
         if mcp.description.as_deref() != rest.description.as_deref() {
             descriptions.push(format!(
-                "{}: MCP {:?}, REST {:?}",
-                mcp.name, mcp.description, rest.description
+                "{}: MCP {}, REST {}",
+                mcp.name,
+                quoted(mcp.description.as_deref()),
+                quoted(rest.description.as_deref())
             ));
         }
         let mcp_schema = Value::Object(mcp.input_schema.as_ref().clone());
@@ -255,7 +266,13 @@ fn execution_difference(
             (!differences.is_empty())
                 .then(|| format!("different results: {}", differences.join("; ")))
         }
-        (false, false) => None,
+        (false, false) => (!failures_agree(mcp, rest.error_code())).then(|| {
+            format!(
+                "both failed, differently: MCP {}, REST {}",
+                describe_mcp_failure(mcp),
+                describe_rest_failure(rest)
+            )
+        }),
         (true, false) => Some(format!(
             "MCP succeeded, REST failed with {}",
             describe_rest_failure(rest)
@@ -267,8 +284,23 @@ fn execution_difference(
     }
 }
 
+/// Whether two failures mean the same where the protocols let one tell: an MCP -32602 (the
+/// request refused before the tool ran) is not a REST `EXECUTION_ERROR` or `TIMEOUT_ERROR`
+/// (the tool ran), and an MCP `isError` (the tool ran) is not a REST `TOOL_NOT_FOUND`.
+/// `isError` and `VALIDATION_ERROR` agree: MCP servers report bad arguments either way.
+fn failures_agree(mcp: &crate::Result<ToolResult>, rest: Option<&ErrorCode>) -> bool {
+    match (mcp, rest) {
+        (
+            Err(Error::JsonRpc { code: got, .. }),
+            Some(ErrorCode::ExecutionError | ErrorCode::TimeoutError),
+        ) => *got != code::INVALID_PARAMS,
+        (Ok(_), Some(ErrorCode::ToolNotFound)) => false,
+        _ => true,
+    }
+}
+
 async fn compare_unknown_tool(mcp: &McpClient, rest: &RestClient, report: &mut CheckReport) {
-    let name = "mcp_assured_parity_no_such_tool";
+    let name = NO_SUCH_TOOL;
     let mut problems = Vec::new();
     match mcp.call_tool(name, json!({})).await {
         Err(Error::JsonRpc { code: got, .. }) if got == code::INVALID_PARAMS => {}
@@ -347,45 +379,89 @@ async fn compare_auth(mcp: &McpClient, rest: &RestClient, report: &mut CheckRepo
     let mut problems = Vec::new();
     for (what, client) in [
         ("without credentials", rest.without_credentials()),
-        ("with a wrong bearer token", rest.with_wrong_token()),
+        (
+            "with a wrong bearer token",
+            rest.with_bearer_token(WRONG_TOKEN),
+        ),
     ] {
-        match client.list_tools().await {
-            Err(error) if matches!(error.http_status(), Some(401 | 403)) => {}
-            Ok(_) => problems.push(format!("REST answered GET /mcp/tools {what}")),
-            Err(error) => problems.push(format!("REST {what}: expected 401/403, got {error}")),
+        if let Some(problem) = rest_list_refused(&client, what).await {
+            problems.push(problem);
+        }
+        if let Some(problem) = rest_execute_refused(&client, what).await {
+            problems.push(problem);
         }
     }
     let target = mcp.target();
-    if target.starts_with("http://") || target.starts_with("https://") {
-        let unauthenticated = crate::McpAssured::client()
-            .base_uri(target)
-            .timeout(mcp.timeout())
-            .build()
-            .await;
-        match unauthenticated {
-            Err(error) if matches!(error.http_status(), Some(401 | 403)) => {}
-            Ok(client) => {
-                let _ = client.close().await;
-                problems.push(
-                    "MCP accepted a session without credentials while REST requires them"
-                        .to_owned(),
-                );
+    let over_http = target.starts_with("http://") || target.starts_with("https://");
+    if over_http {
+        for (what, token) in [
+            ("without credentials", None),
+            ("with a wrong bearer token", Some(WRONG_TOKEN)),
+        ] {
+            if let Some(problem) = mcp_refused(mcp, token, what).await {
+                problems.push(problem);
             }
-            Err(error) => problems.push(format!(
-                "MCP without credentials: expected 401/403, got {error}"
-            )),
         }
     }
     outcome(
         report,
         PARITY_CHECKS[6],
         &problems,
-        if target.starts_with("http") {
-            "both sides refuse requests without credentials (and REST a wrong token)"
+        if over_http {
+            "both sides refuse requests without credentials or with a wrong bearer token (REST: listing and executing)"
         } else {
-            "REST refuses requests without credentials or with a wrong token (MCP is not over HTTP)"
+            "REST refuses listing and executing without credentials or with a wrong bearer token (MCP is not over HTTP)"
         },
     );
+}
+
+fn refused(status: Option<u16>) -> bool {
+    matches!(status, Some(401 | 403))
+}
+
+async fn rest_list_refused(client: &RestClient, what: &str) -> Option<String> {
+    match client.list_tools().await {
+        Err(error) if refused(error.http_status()) => None,
+        Ok(_) => Some(format!("REST answered GET /mcp/tools {what}")),
+        Err(error) => Some(format!(
+            "REST GET /mcp/tools {what}: expected 401/403, got {error}"
+        )),
+    }
+}
+
+async fn rest_execute_refused(client: &RestClient, what: &str) -> Option<String> {
+    let request = format!("POST /mcp/tools/{NO_SUCH_TOOL}/execute");
+    match client.execute(NO_SUCH_TOOL, json!({})).await {
+        Ok(execution) if refused(Some(execution.status)) => None,
+        Err(error) if refused(error.http_status()) => None,
+        Ok(execution) => Some(format!(
+            "REST answered {request} {what}: {}",
+            describe_rest_failure(&execution)
+        )),
+        Err(error) => Some(format!(
+            "REST {request} {what}: expected 401/403, got {error}"
+        )),
+    }
+}
+
+/// A fresh MCP session to the same URL, with `token` instead of the client's credentials.
+async fn mcp_refused(mcp: &McpClient, token: Option<&str>, what: &str) -> Option<String> {
+    let mut builder = crate::McpAssured::client()
+        .base_uri(mcp.target())
+        .timeout(mcp.timeout());
+    if let Some(token) = token {
+        builder = builder.bearer_token(token);
+    }
+    match builder.build().await {
+        Err(error) if refused(error.http_status()) => None,
+        Ok(client) => {
+            let _ = client.close().await;
+            Some(format!(
+                "MCP accepted a session {what} while REST requires credentials"
+            ))
+        }
+        Err(error) => Some(format!("MCP {what}: expected 401/403, got {error}")),
+    }
 }
 
 fn describe_rest_failure(execution: &Execution) -> String {
@@ -419,6 +495,11 @@ fn outcome(report: &mut CheckReport, name: &str, problems: &[String], fine: &str
         problems.join("\n")
     };
     report.push(name, status, reason);
+}
+
+/// A description as `"text"`, or `none`.
+fn quoted(description: Option<&str>) -> String {
+    description.map_or_else(|| "none".to_owned(), |text| format!("{text:?}"))
 }
 
 fn join(names: &[&&str]) -> String {

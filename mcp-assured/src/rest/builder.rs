@@ -65,7 +65,9 @@ impl RestClientBuilder {
         self
     }
 
-    /// How long each request may take (default [`DEFAULT_TIMEOUT`]).
+    /// How long each request may take (default [`DEFAULT_TIMEOUT`]); an execution whose
+    /// `context.timeout` is longer may take that plus 5 s (see
+    /// [`RestClient::execute_with`]).
     #[must_use]
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::builder::Credentials;
-use super::envelope::{Execution, ExecutionContext, Metadata, RestError, RestTool, RestToolList};
+use super::envelope::{Execution, ExecutionContext, RestTool, RestToolList};
 use crate::{Error, Result, transport::describe_request_error};
 
 /// The header that carries the REST protocol version, both ways.
@@ -15,6 +15,10 @@ pub const VERSION_HEADER: &str = "X-MCP-Version";
 
 /// Longest body quoted in an error.
 const QUOTED_BODY: usize = 1000;
+
+/// How much longer than a `context.timeout` the client waits, so that the server's
+/// `TIMEOUT_ERROR` arrives before the client gives up.
+const CONTEXT_TIMEOUT_MARGIN: Duration = Duration::from_secs(5);
 
 /// A client of a hybrid server's REST tool endpoints: `GET /mcp/tools` and
 /// `POST /mcp/tools/{name}/execute`. Made by [`McpAssured::rest`](crate::McpAssured::rest).
@@ -50,17 +54,6 @@ struct ToolListBody {
     tools: Vec<RestTool>,
 }
 
-#[derive(Deserialize)]
-struct EnvelopeBody {
-    success: bool,
-    #[serde(default)]
-    result: Option<Value>,
-    #[serde(default)]
-    error: Option<RestError>,
-    #[serde(default)]
-    metadata: Option<Metadata>,
-}
-
 impl RestClient {
     /// The base URL, e.g. `http://127.0.0.1:8080` (the endpoints are below `/mcp/tools`).
     pub fn base_uri(&self) -> &str {
@@ -94,10 +87,10 @@ impl RestClient {
         }
     }
 
-    /// This client with a bearer token the server cannot know.
-    pub(crate) fn with_wrong_token(&self) -> RestClient {
+    /// This client with `token` as its bearer token.
+    pub(crate) fn with_bearer_token(&self, token: &str) -> RestClient {
         let mut client = self.clone();
-        client.credentials.bearer_token = Some("mcp-assured-parity-wrong-token".into());
+        client.credentials.bearer_token = Some(token.into());
         client
     }
 
@@ -110,13 +103,24 @@ impl RestClient {
     pub async fn list_tools(&self) -> Result<RestToolList> {
         let request = "GET /mcp/tools";
         let response = self
-            .send(request, self.request(Method::GET, "/mcp/tools"))
+            .send(
+                request,
+                self.request(Method::GET, "/mcp/tools", self.timeout),
+                self.timeout,
+            )
             .await?;
         let status = response.status();
         let protocol_version = header_text(&response, VERSION_HEADER);
-        let (body, content_type) = self.body(request, response).await?;
+        let retry_after = header_text(&response, header::RETRY_AFTER.as_str());
+        let (body, content_type) = self.body(request, response, self.timeout).await?;
         if !status.is_success() {
-            return Err(http_error(request, status, None, content_type, &body));
+            return Err(http_error(
+                request,
+                status,
+                retry_after,
+                content_type,
+                &body,
+            ));
         }
         let json = parse_json(request, status, content_type.as_deref(), &body)?;
         let list: ToolListBody =
@@ -145,6 +149,10 @@ impl RestClient {
 
     /// `POST /mcp/tools/{name}/execute` with `params` and an optional `context`.
     ///
+    /// A `context.timeout` longer than the client's [timeout](super::RestClientBuilder::timeout)
+    /// stretches it for this request, to the context's timeout plus 5 s, so that the server's
+    /// own `TIMEOUT_ERROR` comes back rather than a client-side [`Error::Timeout`].
+    ///
     /// # Errors
     ///
     /// If `params` is not an object; if the server cannot be reached or does not answer in
@@ -168,18 +176,28 @@ impl RestClient {
             ));
         }
         let request = format!("POST /mcp/tools/{name}/execute");
+        let timeout = match context.as_ref().and_then(|context| context.timeout) {
+            Some(millis) if Duration::from_millis(millis) > self.timeout => {
+                Duration::from_millis(millis).saturating_add(CONTEXT_TIMEOUT_MARGIN)
+            }
+            _ => self.timeout,
+        };
         let mut body = json!({ "params": params });
         if let Some(context) = context {
             body["context"] = serde_json::to_value(context).unwrap_or(Value::Null);
         }
         let path = format!("/mcp/tools/{}/execute", encode_segment(name));
         let response = self
-            .send(&request, self.request(Method::POST, &path).json(&body))
+            .send(
+                &request,
+                self.request(Method::POST, &path, timeout).json(&body),
+                timeout,
+            )
             .await?;
         let status = response.status();
         let protocol_version = header_text(&response, VERSION_HEADER);
         let retry_after = header_text(&response, header::RETRY_AFTER.as_str());
-        let (text, content_type) = self.body(&request, response).await?;
+        let (text, content_type) = self.body(&request, response, timeout).await?;
         let json = match serde_json::from_str::<Value>(&text) {
             Ok(json) => json,
             Err(_) if !status.is_success() => {
@@ -201,8 +219,8 @@ impl RestClient {
                 ));
             }
         };
-        let envelope: EnvelopeBody = match serde_json::from_value(json.clone()) {
-            Ok(envelope) => envelope,
+        let mut execution = match Execution::from_envelope(name, status.as_u16(), json) {
+            Ok(execution) => execution,
             Err(_) if !status.is_success() => {
                 return Err(http_error(
                     &request,
@@ -212,36 +230,20 @@ impl RestClient {
                     &text,
                 ));
             }
-            Err(error) => {
-                return Err(Error::UnexpectedResponse {
-                    method: request,
-                    detail: format!(
-                        "{error}; expected the envelope {{\"success\": .., \"result\" | \"error\": .., \"metadata\": ..}}, got {}",
-                        excerpt(&text)
-                    ),
-                });
-            }
+            Err(error) => return Err(error),
         };
-        Ok(Execution {
-            tool: name.to_owned(),
-            status: status.as_u16(),
-            success: envelope.success,
-            result: envelope.result,
-            error: envelope.error,
-            metadata: envelope.metadata,
-            protocol_version,
-            retry_after,
-            body: json,
-        })
+        execution.protocol_version = protocol_version;
+        execution.retry_after = retry_after;
+        Ok(execution)
     }
 
-    fn request(&self, method: Method, path: &str) -> RequestBuilder {
+    fn request(&self, method: Method, path: &str, timeout: Duration) -> RequestBuilder {
         let mut request = self
             .http
             .request(method, format!("{}{path}", self.base))
             .header(VERSION_HEADER, &self.protocol_version)
             .header(header::ACCEPT, "application/json")
-            .timeout(self.timeout);
+            .timeout(timeout);
         if let Some(token) = &self.credentials.bearer_token {
             request = request.bearer_auth(token.expose());
         }
@@ -251,27 +253,37 @@ impl RestClient {
         request
     }
 
-    async fn send(&self, request: &str, builder: RequestBuilder) -> Result<Response> {
+    async fn send(
+        &self,
+        request: &str,
+        builder: RequestBuilder,
+        timeout: Duration,
+    ) -> Result<Response> {
         builder
             .send()
             .await
-            .map_err(|error| self.failed(request, &error))
+            .map_err(|error| self.failed(request, &error, timeout))
     }
 
-    async fn body(&self, request: &str, response: Response) -> Result<(String, Option<String>)> {
+    async fn body(
+        &self,
+        request: &str,
+        response: Response,
+        timeout: Duration,
+    ) -> Result<(String, Option<String>)> {
         let content_type = header_text(&response, header::CONTENT_TYPE.as_str());
         let text = response
             .text()
             .await
-            .map_err(|error| self.failed(request, &error))?;
+            .map_err(|error| self.failed(request, &error, timeout))?;
         Ok((text, content_type))
     }
 
-    fn failed(&self, request: &str, error: &reqwest::Error) -> Error {
+    fn failed(&self, request: &str, error: &reqwest::Error, timeout: Duration) -> Error {
         if error.is_timeout() {
             Error::Timeout {
                 method: request.to_owned(),
-                timeout: self.timeout,
+                timeout,
                 stderr_tail: None,
             }
         } else if error.is_connect() {
@@ -343,7 +355,7 @@ fn http_error(
     }
 }
 
-fn excerpt(text: &str) -> String {
+pub(super) fn excerpt(text: &str) -> String {
     match text.char_indices().nth(QUOTED_BODY) {
         Some((cut, _)) => format!("{}… ({} bytes)", &text[..cut], text.len()),
         None => text.to_owned(),

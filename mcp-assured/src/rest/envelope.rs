@@ -129,19 +129,30 @@ pub struct RestError {
     pub details: Option<Value>,
 }
 
-/// The `metadata` of an execution.
+/// The `metadata` of an execution. A field of another type is `None` here (the raw value
+/// stays in [`Execution::body`]; `is_conforming_envelope` checks it).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Metadata {
     /// The server's id for this execution.
-    #[serde(rename = "executionId", default)]
+    #[serde(rename = "executionId", default, deserialize_with = "lenient")]
     pub execution_id: Option<String>,
     /// How long the tool ran, in milliseconds.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub duration: Option<f64>,
     /// When, as the server wrote it (ISO 8601).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient")]
     pub timestamp: Option<String>,
+}
+
+/// The field if it has the expected type, else `None`.
+fn lenient<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: serde::de::DeserializeOwned,
+{
+    let value = Value::deserialize(deserializer)?;
+    Ok(serde_json::from_value(value).ok())
 }
 
 /// What `POST /mcp/tools/{name}/execute` answered: the envelope, with the HTTP status and
@@ -170,7 +181,59 @@ pub struct Execution {
     pub body: Value,
 }
 
+#[derive(Deserialize)]
+struct EnvelopeBody {
+    success: bool,
+    #[serde(default)]
+    result: Option<Value>,
+    #[serde(default)]
+    error: Option<RestError>,
+    #[serde(default)]
+    metadata: Option<Metadata>,
+}
+
 impl Execution {
+    /// The execution of `tool` that `body`, an envelope answered with HTTP `status`, stands
+    /// for: what [`RestClient::execute`](super::RestClient::execute) returns, for envelopes
+    /// from elsewhere (a recording, another client). Without the response's headers.
+    ///
+    /// ```
+    /// use mcp_assured::rest::{ErrorCode, Execution};
+    /// use serde_json::json;
+    ///
+    /// let body = json!({"success": false, "error": {"code": "TOOL_NOT_FOUND", "message": "no tool `x`"}});
+    /// let execution = Execution::from_envelope("x", 404, body).unwrap();
+    /// assert_eq!(execution.error_code(), Some(&ErrorCode::ToolNotFound));
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::UnexpectedResponse`](crate::Error::UnexpectedResponse) if `body` is not an
+    /// envelope: no boolean `success`, or an `error` or `metadata` of another shape.
+    pub fn from_envelope(tool: impl Into<String>, status: u16, body: Value) -> crate::Result<Self> {
+        let tool = tool.into();
+        let envelope: EnvelopeBody = serde_json::from_value(body.clone()).map_err(|error| {
+            crate::Error::UnexpectedResponse {
+                method: format!("POST /mcp/tools/{tool}/execute"),
+                detail: format!(
+                    "{error}; expected the envelope {{\"success\": .., \"result\" | \"error\": .., \"metadata\": ..}}, got {}",
+                    super::client::excerpt(&body.to_string())
+                ),
+            }
+        })?;
+        Ok(Execution {
+            tool,
+            status,
+            success: envelope.success,
+            result: envelope.result,
+            error: envelope.error,
+            metadata: envelope.metadata,
+            protocol_version: None,
+            retry_after: None,
+            body,
+        })
+    }
+
     /// The error code of a failed execution.
     pub fn error_code(&self) -> Option<&ErrorCode> {
         self.error.as_ref().map(|error| &error.code)

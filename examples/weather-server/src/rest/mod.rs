@@ -1,0 +1,123 @@
+//! The same tool modules over plain HTTP, for callers that do not speak MCP (the hybrid-server
+//! REST surface): `GET /mcp/tools` lists them, `POST /mcp/tools/{name}/execute` runs one, and
+//! every answer, refusals included, is the envelope `{success, result | error{code, message,
+//! details}, metadata{executionId, duration, timestamp}}` with an `X-MCP-Version: 1.0` header.
+//!
+//! | what happened | status | `error.code` |
+//! | --- | --- | --- |
+//! | the tool ran | 200 | — |
+//! | no such tool (whatever the body) | 404 | `TOOL_NOT_FOUND` |
+//! | the body or `params` break the tool's input schema | 400 | `VALIDATION_ERROR` |
+//! | a body over the size limit (10 MB unless configured) | 413 | `VALIDATION_ERROR` |
+//! | a method the endpoint does not take | 405 | `VALIDATION_ERROR` |
+//! | the tool failed (the weather API is down, say) | 502 | `EXECUTION_ERROR` |
+//! | slower than `context.timeout` | 504 | `TIMEOUT_ERROR` |
+//! | missing or wrong bearer token | 401 | `PERMISSION_ERROR` |
+//! | over the rate limit (with `Retry-After`) | 429 | `RATE_LIMIT_ERROR` |
+//!
+//! The spec names no code for 413 and 405; both are requests the endpoint cannot accept, so
+//! `VALIDATION_ERROR`, with `details` naming the limit or the allowed method.
+//!
+//! [`RestOptions::drift`] makes deliberately wrong variants, one [`Drift`] per parity check.
+
+mod envelope;
+mod execute;
+mod guard;
+mod options;
+
+use std::sync::Arc;
+
+use axum::{
+    Json, Router,
+    extract::{DefaultBodyLimit, State},
+    routing::{get, post},
+};
+use rmcp::model::Tool;
+use serde_json::{Value, json};
+
+pub use options::{DEFAULT_MAX_BODY_BYTES, Drift, RestOptions};
+
+use crate::{WeatherServer, api::WeatherApi, tools};
+use envelope::Executions;
+use guard::{Accept, RateLimit};
+
+/// The protocol version this surface speaks, sent as `X-MCP-Version`.
+pub const VERSION: &str = "1.0";
+
+struct Rest {
+    api: Arc<WeatherApi>,
+    options: RestOptions,
+    executions: Arc<Executions>,
+    rate_limit: Option<RateLimit>,
+}
+
+/// `mcp` (the MCP route) and the REST routes for `server`'s tools in one app, each behind the
+/// bearer token of `options` if it has one, every answer with `X-MCP-Version`.
+pub fn hybrid_router(server: &WeatherServer, mcp: Router, options: RestOptions) -> Router {
+    let executions = Arc::new(Executions::default());
+    let token = options.bearer_token.clone();
+    let token = token.as_deref();
+    let auth_drift = options.drifts(Drift::Auth);
+    let limit = options.max_body_bytes;
+    let rest = Arc::new(Rest {
+        api: server.api(),
+        rate_limit: options.rate_limit.map(RateLimit::new),
+        options,
+        executions: Arc::clone(&executions),
+    });
+    let list = Router::new().route("/mcp/tools", get(list_tools));
+    let list = guard::method_not_allowed(list, "GET", &executions).with_state(Arc::clone(&rest));
+    let execute = Router::new()
+        .route("/mcp/tools/{name}/execute", post(execute::execute))
+        .layer(DefaultBodyLimit::max(limit));
+    let execute = guard::method_not_allowed(execute, "POST", &executions).with_state(rest);
+    let (execute, mcp_accepts) = if auth_drift {
+        (execute, Accept::AnyBearer)
+    } else {
+        (
+            guard::protect(execute, token, Accept::Exact, &executions),
+            Accept::Exact,
+        )
+    };
+    let app = guard::protect(list, token, Accept::Exact, &executions)
+        .merge(execute)
+        .merge(guard::protect(mcp, token, mcp_accepts, &executions));
+    guard::version_header(app)
+}
+
+/// The tools as this surface lists them (drifted, if asked), each with its MCP name.
+fn surface(options: &RestOptions) -> Vec<(String, Tool)> {
+    tools::definitions()
+        .into_iter()
+        .map(|mut tool| {
+            let mcp_name = tool.name.to_string();
+            if options.drifts(Drift::Schema) && tool.name == tools::forecast::NAME {
+                let mut schema = tool.input_schema.as_ref().clone();
+                schema["properties"]["days"]["maximum"] = json!(14);
+                tool.input_schema = Arc::new(schema);
+            }
+            if options.drifts(Drift::Names) && tool.name == tools::weather_alerts::NAME {
+                tool.name = "alerts".into();
+            }
+            if options.drifts(Drift::Descriptions) && tool.name == tools::current_weather::NAME {
+                tool.description = Some("The weather now.".into());
+            }
+            (mcp_name, tool)
+        })
+        .collect()
+}
+
+async fn list_tools(State(rest): State<Arc<Rest>>) -> Json<Value> {
+    let tools: Vec<Value> = surface(&rest.options)
+        .iter()
+        .map(|(_, tool)| {
+            json!({
+                "name": tool.name,
+                "description": tool.description,
+                "inputSchema": tool.input_schema,
+                "metadata": {"version": env!("CARGO_PKG_VERSION"), "category": "weather"},
+            })
+        })
+        .collect();
+    Json(json!({ "version": VERSION, "tools": tools }))
+}
