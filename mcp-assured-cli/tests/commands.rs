@@ -6,8 +6,13 @@ mod support;
 
 use std::process::{Command, Output};
 
+use mcp_assured::wiremock::{
+    Mock, MockServer, ResponseTemplate,
+    matchers::{method, path_regex},
+};
 use serde_json::{Value, json};
 use support::example_server_binary;
+use weather_server::rest::RestOptions;
 
 const SELFTEST_SERVER: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -166,52 +171,180 @@ fn an_unreachable_server_exits_2_with_the_reason() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
-/// `check --rest` adds the parity of a hybrid server's REST surface; a drifting one fails with
-/// the exact differences.
-#[test]
-fn check_rest_reports_the_parity_of_a_hybrid_server() {
+/// A hybrid weather server on a runtime of its own, whose weather API is a wiremock server
+/// answering every endpoint the tools call, so that executions are compared on successes.
+struct Hybrid {
+    base: String,
+    _backend: MockServer,
+    _runtime: tokio::runtime::Runtime,
+}
+
+fn hybrid(options: RestOptions) -> Hybrid {
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let base = runtime.block_on(async {
+    let (base, backend) = runtime.block_on(async {
+        let backend = MockServer::start().await;
+        let answers = [
+            (
+                "^/weather$",
+                json!({"city": "London", "temperature": 15, "conditions": "cloudy"}),
+            ),
+            (
+                "^/forecast$",
+                json!({"city": "London", "days": [{"high": 11, "low": 4}]}),
+            ),
+            ("^/alerts/", json!({"alerts": []})),
+        ];
+        for (path, body) in answers {
+            Mock::given(method("GET"))
+                .and(path_regex(path))
+                .respond_with(ResponseTemplate::new(200).set_body_json(body))
+                .mount(&backend)
+                .await;
+        }
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
-        let server = weather_server::WeatherServer::new("http://127.0.0.1:9");
-        let options = weather_server::rest::RestOptions::default().drifting();
+        let server = weather_server::WeatherServer::new(backend.uri());
         tokio::spawn(weather_server::serve::serve_hybrid(
             listener, server, options,
         ));
-        base
+        (base, backend)
     });
-    let output = mcp_assured(&[
-        "check",
-        "--json",
-        "--no-server-tests",
-        "--rest",
-        &base,
-        &format!("{base}/mcp"),
-    ]);
+    Hybrid {
+        base,
+        _backend: backend,
+        _runtime: runtime,
+    }
+}
+
+/// `check --rest` adds the parity of a hybrid server's REST surface, to the text, the JSON and
+/// the JUnit report alike; a drifting one fails with the exact differences.
+#[test]
+fn check_rest_reports_the_parity_of_a_hybrid_server() {
+    let server = hybrid(RestOptions::default().drifting());
+    let mcp = format!("{}/mcp", server.base);
+    let common = ["check", "--no-server-tests", "--rest", &server.base];
+    let output = mcp_assured(&[&common[..], &["--json", &mcp]].concat());
     assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
     let report: Value = serde_json::from_str(&stdout(&output)).unwrap();
-    let failed: Vec<&str> = report["parity_checks"]
+    let parity: Vec<(&str, &str, &str)> = report["parity_checks"]
         .as_array()
         .unwrap()
         .iter()
-        .filter(|check| check["status"] == "failed")
-        .map(|check| check["name"].as_str().unwrap())
+        .map(|check| {
+            (
+                check["name"].as_str().unwrap(),
+                check["status"].as_str().unwrap(),
+                check["reason"].as_str().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(
-        failed,
-        ["parity.input_schemas", "parity.unknown_tool"],
+        parity,
+        [
+            (
+                "parity.tool_names",
+                "passed",
+                "the same 3 tools on both sides"
+            ),
+            ("parity.descriptions", "passed", "the same descriptions"),
+            (
+                "parity.input_schemas",
+                "failed",
+                "forecast: /properties/days/maximum: MCP 7, REST 14"
+            ),
+            (
+                "parity.execution",
+                "passed",
+                "3 argument sets: both sides agree"
+            ),
+            (
+                "parity.unknown_tool",
+                "failed",
+                "REST: expected TOOL_NOT_FOUND, got EXECUTION_ERROR (HTTP 500): no tool `mcp_assured_parity_no_such_tool`"
+            ),
+            (
+                "parity.validation",
+                "passed",
+                "`current_weather` without its required arguments is refused on both sides"
+            ),
+            (
+                "parity.auth",
+                "skipped",
+                "no credentials given to compare against"
+            ),
+        ],
         "{report}"
     );
-    let schemas = report["parity_checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|check| check["name"] == "parity.input_schemas")
-        .unwrap();
-    assert_eq!(
-        schemas["reason"],
-        json!("forecast: /properties/days/maximum: MCP 7, REST 14")
+
+    let junit =
+        std::env::temp_dir().join(format!("mcp-assured-check-rest-{}.xml", std::process::id()));
+    let output = mcp_assured(&[&common[..], &["--junit", junit.to_str().unwrap(), &mcp]].concat());
+    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    for line in [
+        "FAIL parity.input_schemas: forecast: /properties/days/maximum: MCP 7, REST 14",
+        "PASS parity.execution: 3 argument sets: both sides agree",
+        "SKIP parity.auth: no credentials given to compare against",
+    ] {
+        assert!(lines.contains(&line), "{line}\n{text}");
+    }
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let _ = std::fs::remove_file(&junit);
+    assert!(
+        xml.contains(r#"<testsuite name="parity" tests="7" skipped="1" errors="0" failures="2">"#),
+        "{xml}"
     );
-    drop(runtime);
+    assert!(
+        xml.contains(&format!(
+            r#"<testcase name="parity.input_schemas" classname="parity.{mcp}""#
+        )),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r#"<failure message="forecast: /properties/days/maximum: MCP 7, REST 14""#),
+        "{xml}"
+    );
+}
+
+/// `--bearer-token` reaches both sides, parity.auth tries both without it and with a wrong
+/// one, and the token never shows.
+#[test]
+fn check_rest_with_a_bearer_token_passes_on_a_guarded_hybrid_server() {
+    let token = "s3cret-parity-token";
+    let server = hybrid(RestOptions::default().bearer_token(token));
+    let mcp = format!("{}/mcp", server.base);
+    let output = mcp_assured(&[
+        "check",
+        "--no-server-tests",
+        "--bearer-token",
+        token,
+        "--rest",
+        &server.base,
+        &mcp,
+    ]);
+    let text = stdout(&output);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // Only the parity lines: the weather server's MCP side fails unrelated capability checks.
+    let parity: Vec<&str> = text
+        .lines()
+        .filter(|line| line.contains(" parity."))
+        .collect();
+    assert_eq!(
+        parity,
+        [
+            "PASS parity.tool_names: the same 3 tools on both sides",
+            "PASS parity.descriptions: the same descriptions",
+            "PASS parity.input_schemas: the same input schemas",
+            "PASS parity.execution: 3 argument sets: both sides agree",
+            "PASS parity.unknown_tool: an unknown tool is TOOL_NOT_FOUND over REST and -32602 over MCP",
+            "PASS parity.validation: `current_weather` without its required arguments is refused on both sides",
+            "PASS parity.auth: both sides refuse requests without credentials or with a wrong bearer token (REST: listing and executing)",
+        ],
+        "{text}\n{stderr}"
+    );
+    assert!(
+        !text.contains(token) && !stderr.contains(token),
+        "{text}\n{stderr}"
+    );
 }

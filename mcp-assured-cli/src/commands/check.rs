@@ -192,7 +192,14 @@ pub(crate) async fn run(args: CheckArgs) -> ExitCode {
 
 fn write_junit(path: &PathBuf, target: &str, cases: &[Case]) -> Result<(), String> {
     let mut report = Report::new("mcp-assured check");
-    for suite_name in ["server-tests", "protocol-checks"] {
+    // Every suite the cases name, in report order, so that none can be left out.
+    let mut suites: Vec<&str> = Vec::new();
+    for case in cases {
+        if !suites.contains(&case.suite) {
+            suites.push(case.suite);
+        }
+    }
+    for suite_name in suites {
         let mut suite = TestSuite::new(suite_name);
         for case in cases.iter().filter(|case| case.suite == suite_name) {
             let status = match case.mark {
