@@ -10,7 +10,7 @@ use std::{
     sync::{Arc, Mutex, OnceLock, PoisonError},
 };
 
-use mcp_assured::McpAssured;
+use mcp_assured::{McpAssured, McpClient, assert_tool_snapshot, mcp_test};
 use mcp_assured_examples::{HttpOptions, serve::serve_streamable_http};
 use mcp_assured_tests::faults::{Fault, FaultServer, http};
 use serde_json::{Value, json};
@@ -212,6 +212,28 @@ async fn the_companion_never_shows_the_secrets() {
             with_secrets(json!({"url": refusing, "name": "refused"})),
         ),
         ("list_connections", json!({})),
+        // Arguments the companion refuses, which it echoes with the reason.
+        ("connect_to_server", with_secrets(json!({"url": 1}))),
+        (
+            "connect_to_server",
+            with_secrets(json!({"url": protected, "timeout_ms": "soon"})),
+        ),
+        (
+            "connect_to_server",
+            json!({"url": protected, "headers": format!("{HEADER}: {HEADER_VALUE}")}),
+        ),
+        (
+            "connect_to_server",
+            json!({"url": protected, "bearer_token": [TOKEN]}),
+        ),
+        (
+            "connect_to_server",
+            json!({"command": "sh", "args": 5, "env": {"API_TOKEN": TOKEN}}),
+        ),
+        (
+            "connect_to_server",
+            with_secrets(json!({"url": "not a url"})),
+        ),
     ] {
         let answer = companion.call_tool(tool, args).await.unwrap();
         answers.push((tool, answer));
@@ -228,6 +250,22 @@ async fn the_companion_never_shows_the_secrets() {
         "{:?}",
         answers[7]
     );
+    for (tool, answer) in &answers[9..] {
+        let envelope = answer.structured_content.as_ref().unwrap();
+        assert_eq!(envelope["success"], json!(false), "{tool}: {envelope}");
+    }
+    // Refused arguments come back, with the credentials' values replaced.
+    let refused = answers[9].1.structured_content.as_ref().unwrap();
+    assert_eq!(
+        refused["error"]["type"],
+        json!("invalid_arguments"),
+        "{refused}"
+    );
+    assert_eq!(
+        refused["error"]["details"]["arguments"]["headers"][HEADER],
+        json!("[redacted]"),
+        "{refused}"
+    );
     for (tool, answer) in &answers {
         assert_clean(&format!("the answer of {tool}"), &format!("{answer:?}"));
     }
@@ -238,6 +276,17 @@ async fn the_companion_never_shows_the_secrets() {
         "the companion logged nothing"
     );
     assert_clean("the companion's log", &log);
+}
+
+/// Runs `command` with logging at TRACE; returns its output and all it printed.
+fn run(command: &mut std::process::Command) -> (std::process::Output, String) {
+    let output = command.env("RUST_LOG", "trace").output().unwrap();
+    let printed = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (output, printed)
 }
 
 /// The commands print results and errors, never credentials.
@@ -251,17 +300,11 @@ fn the_commands_never_show_the_secrets() {
             vec!["call", "echo", "--arg", "message=hi"],
             vec!["check"],
         ] {
-            let output = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-assured"))
-                .args(&command)
-                .args(["--bearer-token", TOKEN, "-H", &header, url])
-                .env("RUST_LOG", "trace")
-                .output()
-                .unwrap();
-            let printed = format!(
-                "{}{}",
-                String::from_utf8_lossy(&output.stdout),
-                String::from_utf8_lossy(&output.stderr)
-            );
+            let (output, printed) = run(std::process::Command::new(env!(
+                "CARGO_BIN_EXE_mcp-assured"
+            ))
+            .args(&command)
+            .args(["--bearer-token", TOKEN, "-H", &header, url]));
             if succeeds && command[0] != "check" {
                 assert!(output.status.success(), "{command:?}: {printed}");
             } else if !succeeds {
@@ -271,4 +314,54 @@ fn the_commands_never_show_the_secrets() {
             assert_clean(&format!("`mcp-assured {}`", command.join(" ")), &printed);
         }
     }
+}
+
+/// `#[mcp_test]` with credentials: tests that fail (at set-up, on a 401, and in the body) and
+/// a snapshot. `the_mcp_test_reports_never_show_the_secrets` runs the failing ones again in a
+/// process of their own to read what they print.
+mod with_mcp_test {
+    use super::*;
+
+    #[mcp_test(server = url(servers().0.clone()), bearer_token = TOKEN, headers("X-Api-Key" = HEADER_VALUE))]
+    async fn snapshots_a_result(client: McpClient) {
+        let result = client
+            .call_tool("echo", json!({"message": "hi"}))
+            .await
+            .unwrap();
+        assert_tool_snapshot!(result);
+    }
+
+    #[mcp_test(server = url(servers().1.clone()), bearer_token = TOKEN, headers("X-Api-Key" = HEADER_VALUE))]
+    #[should_panic(expected = "401")]
+    pub async fn is_refused(_client: McpClient) {
+        unreachable!("the server refuses every request");
+    }
+
+    #[mcp_test(server = url(servers().0.clone()), bearer_token = TOKEN, headers("X-Api-Key" = HEADER_VALUE))]
+    #[should_panic(expected = "deliberate failure")]
+    pub async fn fails(client: McpClient) {
+        let error = client.call_tool("fail", json!({})).await;
+        panic!("deliberate failure after {error:?}");
+    }
+}
+
+#[test]
+fn the_mcp_test_reports_never_show_the_secrets() {
+    for (test, expected) in [
+        ("with_mcp_test::is_refused", "401"),
+        ("with_mcp_test::fails", "deliberate failure"),
+    ] {
+        let (output, printed) = run(std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", test, "--nocapture", "--test-threads", "1"]));
+        assert!(output.status.success(), "{test}: {printed}");
+        assert!(printed.contains(expected), "{test}: {printed}");
+        assert_clean(&format!("the output of {test}"), &printed);
+    }
+    let snapshots = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots");
+    let snapshot = std::fs::read_dir(&snapshots)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .find(|path| path.to_string_lossy().contains("snapshots_a_result"))
+        .expect("the snapshot of with_mcp_test::snapshots_a_result is committed");
+    assert_clean("the snapshot", &std::fs::read_to_string(snapshot).unwrap());
 }

@@ -4,6 +4,7 @@
 mod answer;
 mod clock;
 mod errors;
+mod secrets;
 mod state;
 mod tools;
 

@@ -22,6 +22,7 @@ use serde_json::json;
 use super::{
     answer::Answer,
     errors::ErrorType,
+    secrets,
     state::{Connection, Connections},
 };
 
@@ -97,10 +98,11 @@ impl Call<'_> {
     /// The arguments as `T`, or an `invalid_arguments` answer saying what is wrong.
     fn parse<T: DeserializeOwned>(&self, tool: &str) -> Result<T, Answer> {
         serde_json::from_value(serde_json::Value::Object(self.args.clone())).map_err(|error| {
+            let reason = secrets::scrub(&error.to_string(), &self.args);
             self.answer().error(
                 ErrorType::InvalidArguments,
-                format!("invalid arguments for `{tool}`: {error}"),
-                json!({ "arguments": self.args, "reason": error.to_string() }),
+                format!("invalid arguments for `{tool}`: {reason}"),
+                json!({ "arguments": secrets::redact_arguments(&self.args), "reason": reason }),
             )
         })
     }
