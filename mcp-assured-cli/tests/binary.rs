@@ -12,7 +12,7 @@ use mcp_assured::{
 use mcp_assured_tests::{ServerProcess as PeerProcess, peers};
 use serde_json::json;
 
-use support::{envelope, example_server_binary, fails, ok};
+use support::{assert_running, envelope, example_server_binary, fails, ok};
 
 /// server-everything over streamable HTTP on a port of its own; `{everything}` is its URL.
 #[derive(Debug)]
@@ -152,6 +152,7 @@ mod through_the_binary {
         assert!(client.request("no/such/method", json!({})).await.is_err());
         client.ping().await.unwrap();
         assert_eq!(server.pid(), Some(pid));
+        assert_running(pid);
         ok(&client, "get_connection_status", json!({})).await;
     }
 }

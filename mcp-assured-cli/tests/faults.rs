@@ -17,7 +17,7 @@ use tokio::{
     task::JoinSet,
 };
 
-use support::{ExampleHttp, example_server_binary, ok};
+use support::{ExampleHttp, assert_running, children_of, example_server_binary, ok};
 
 /// A small deterministic generator (xorshift64*), so a failure reproduces from its seed.
 struct Generator(u64);
@@ -83,6 +83,9 @@ impl Generator {
     }
 }
 
+/// Where a generated argument gets invalid UTF-8 (a lone `0xFF`, a truncated sequence).
+const INVALID_UTF8_MARK: &str = "INVALID-UTF8-HERE";
+
 /// One generated request line, and whether it has an id (everything but notifications).
 fn generated_request(
     generator: &mut Generator,
@@ -106,6 +109,11 @@ fn generated_request(
     if generator.chance(20) {
         arguments.insert("unexpected".into(), generator.value(0));
     }
+    // Invalid UTF-8 inside an argument's string: the mark is swapped for bytes below.
+    let invalid_argument = generator.chance(5);
+    if invalid_argument {
+        arguments.insert("text".into(), json!(INVALID_UTF8_MARK));
+    }
     let mut params = json!({"name": name, "arguments": arguments});
     match generator.below(20) {
         0 => params = json!({"arguments": arguments}), // no name
@@ -115,6 +123,12 @@ fn generated_request(
     }
     let line = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
     let mut bytes = serde_json::to_vec(&line).unwrap();
+    if let Some(at) = bytes
+        .windows(INVALID_UTF8_MARK.len())
+        .position(|window| window == INVALID_UTF8_MARK.as_bytes())
+    {
+        bytes.splice(at..at + INVALID_UTF8_MARK.len(), *b"a\xFF\xC3(b");
+    }
     if generator.chance(5) {
         // Invalid UTF-8 inside the name's string.
         if let Some(at) = bytes.windows(8).position(|window| window == b"\"name\":\"") {
@@ -271,7 +285,11 @@ async fn a_generated_stream_of_malformed_requests_gets_well_formed_answers() {
 }
 
 #[mcp_test(server = bin("mcp-assured"), args("serve"), timeout = "120s")]
-async fn reconnect_loops_leave_nothing_behind(client: McpClient, example: ExampleHttp) {
+async fn reconnect_loops_leave_nothing_behind(
+    client: McpClient,
+    server: &ServerProcess,
+    example: ExampleHttp,
+) {
     let command = example_server_binary();
     for round in 0..25 {
         let name = format!("loop{}", round % 3);
@@ -285,9 +303,13 @@ async fn reconnect_loops_leave_nothing_behind(client: McpClient, example: Exampl
             ok(&client, "disconnect", json!({"connection": name})).await;
         }
     }
+    let companion = server.pid().expect("the companion runs as a child");
     let listed = ok(&client, "list_connections", json!({})).await;
     let open = listed["metadata"]["total_connections"].as_u64().unwrap();
     assert!(open <= 3, "{listed}");
+    // Replaced and closed connections stopped their servers: at most the open ones remain.
+    let children = children_of(companion);
+    assert!(children.len() as u64 <= open, "{children:?} for {listed}");
     for index in 0..3 {
         let _ = client
             .call_tool("disconnect", json!({"connection": format!("loop{index}")}))
@@ -299,6 +321,16 @@ async fn reconnect_loops_leave_nothing_behind(client: McpClient, example: Exampl
         json!(0),
         "{listed}"
     );
+    // Every stdio server it started has been stopped and reaped (a zombie keeps its parent).
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !children_of(companion).is_empty() {
+        assert!(
+            Instant::now() < deadline,
+            "servers the companion started are still there: {:?}",
+            children_of(companion)
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     client.ping().await.unwrap();
 }
 
@@ -336,6 +368,6 @@ async fn two_hundred_concurrent_call_tools_all_complete(
     }
     assert_eq!(done, 200);
     eprintln!("200 concurrent call_tools in {:?}", started.elapsed());
-    assert!(server.pid().is_some());
+    assert_running(server.pid().expect("the companion runs as a child"));
     client.ping().await.unwrap();
 }

@@ -142,3 +142,37 @@ pub async fn fails(client: &McpClient, tool: &str, args: Value, error_type: &str
     assert!(envelope["metadata"]["request_time_ms"].is_u64());
     envelope
 }
+
+/// The state letter (`R`, `S`, `Z`, ..) and parent pid of a process, from `/proc/<pid>/stat`;
+/// `None` once it has been reaped.
+fn process_state(pid: u32) -> Option<(char, u32)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // `pid (comm) state ppid ..`: comm may hold spaces and parentheses, so split after the last `)`.
+    let mut fields = stat[stat.rfind(')')? + 1..].split_whitespace();
+    let state = fields.next()?.chars().next()?;
+    let parent = fields.next()?.parse().ok()?;
+    Some((state, parent))
+}
+
+/// Asserts that `pid` runs: it exists and is not a zombie.
+#[track_caller]
+pub fn assert_running(pid: u32) {
+    match process_state(pid) {
+        Some((state, _)) if state != 'Z' => {}
+        Some(_) => panic!("process {pid} has exited (a zombie, not yet reaped)"),
+        None => panic!("process {pid} has exited"),
+    }
+}
+
+/// The processes whose parent is `pid`, zombies included (a child not yet reaped keeps its
+/// parent).
+pub fn children_of(pid: u32) -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .map(|entries| {
+            entries
+                .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+                .filter(|&child| process_state(child).is_some_and(|(_, parent)| parent == pid))
+                .collect()
+        })
+        .unwrap_or_default()
+}
