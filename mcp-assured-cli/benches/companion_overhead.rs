@@ -1,13 +1,19 @@
-//! What the companion costs: a `call_tool` through `mcp-assured serve` against the same call
-//! made directly with `McpClient` (same server, same run), the binary's start-up time to a
-//! ready MCP session, and its peak memory.
+//! What the companion costs, each figure against a baseline measured in the same run:
+//! a `call_tool` through `mcp-assured serve` against the same call made directly with
+//! `McpClient` (same server), and the binary's start-up time to a ready MCP session and its
+//! peak memory against the example server's (a plain rmcp server over stdio, doing the
+//! same number of calls).
 //!
 //! ```sh
 //! cargo bench -p mcp-assured-cli --bench companion_overhead [-- CALLS]
 //! ```
 
+#[path = "../tests/support/mod.rs"]
+mod support;
+
 use std::{
     error::Error,
+    path::Path,
     time::{Duration, Instant},
 };
 
@@ -18,7 +24,8 @@ use tokio::net::TcpListener;
 
 const COMPANION: &str = env!("CARGO_BIN_EXE_mcp-assured");
 const WARM_UP: usize = 50;
-const STARTS: u32 = 20;
+const STARTS: usize = 20;
+const ROUNDS: usize = 20;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
@@ -43,14 +50,13 @@ async fn main() -> Result<(), Box<dyn Error>> {
         .await?;
     assert_eq!(connected.is_error, Some(false), "{connected:?}");
 
-    let direct_times = measure(calls, || async {
+    let direct_call = || async {
         direct
             .call_tool("echo", json!({"message": "hi"}))
             .await
             .map(drop)
-    })
-    .await?;
-    let through = measure(calls, || async {
+    };
+    let through_call = || async {
         let result = companion
             .call_tool(
                 "call_tool",
@@ -59,79 +65,134 @@ async fn main() -> Result<(), Box<dyn Error>> {
             .await?;
         assert_eq!(result.is_error, Some(false));
         Ok(())
-    })
-    .await?;
-    let rss = peak_rss_kib(&companion);
+    };
+    let (through, direct_times) = alternate(calls, through_call, direct_call).await?;
+    let companion_rss = peak_rss_kib(&companion);
     companion.close().await?;
 
-    let starts = startup_times().await?;
+    // The baseline for start-up and memory: an rmcp server over stdio, the example server.
+    let example = support::example_server_binary();
+    let (companion_starts, example_starts) = alternate(
+        STARTS,
+        || start(Path::new(COMPANION), &["serve"]),
+        || start(&example, &[]),
+    )
+    .await?;
+    let example_rss = example_rss_after(&example, calls).await?;
 
-    println!("mcp-assured companion, release build; {calls} calls after {WARM_UP} warm-up calls\n");
-    println!("| figure | value |");
-    println!("| --- | --- |");
     println!(
-        "| `echo` direct (McpClient → example server, streamable HTTP) | {} mean, {} p50 |",
-        us(mean(&direct_times)),
-        us(p50(&direct_times))
+        "mcp-assured companion, release build; {calls} calls each after {WARM_UP} warm-ups, \
+         {STARTS} starts each, in {ROUNDS} alternating rounds\n"
     );
+    println!("| figure | companion | baseline | ratio |");
+    println!("| --- | --- | --- | --- |");
     println!(
-        "| `call_tool echo` through `mcp-assured serve` (stdio) → same server | {} mean, {} p50 |",
+        "| `call_tool echo` through `mcp-assured serve` (stdio) vs `echo` direct (McpClient → \
+         example server, streamable HTTP): mean | {} | {} | {:.2} |",
         us(mean(&through)),
-        us(p50(&through))
+        us(mean(&direct_times)),
+        ratio(mean(&through), mean(&direct_times))
     );
     println!(
-        "| ratio through / direct | {:.2} |",
-        mean(&through).as_secs_f64() / mean(&direct_times).as_secs_f64()
+        "| the same, p50 | {} | {} | {:.2} |",
+        us(p50(&through)),
+        us(p50(&direct_times)),
+        ratio(p50(&through), p50(&direct_times))
     );
     println!(
-        "| added latency per call | {} |",
+        "| added latency per call (means) | {} | | |",
         us(mean(&through).saturating_sub(mean(&direct_times)))
     );
     println!(
-        "| start-up to ready session (spawn + initialize), mean of {STARTS} | {:.1} ms |",
-        mean(&starts).as_secs_f64() * 1e3
+        "| start-up to a ready session (spawn + initialize) vs the example server's, mean | \
+         {:.1} ms | {:.1} ms | {:.2} |",
+        ms(mean(&companion_starts)),
+        ms(mean(&example_starts)),
+        ratio(mean(&companion_starts), mean(&example_starts))
     );
-    match rss {
-        Some(kib) => println!(
-            "| peak RSS of the companion after the calls | {:.1} MiB |",
-            kib as f64 / 1024.0
+    match (companion_rss, example_rss) {
+        (Some(companion), Some(example)) => println!(
+            "| peak RSS after {calls} calls vs the example server's after {calls} `echo`s \
+             over stdio | {:.1} MiB | {:.1} MiB | {:.2} |",
+            companion as f64 / 1024.0,
+            example as f64 / 1024.0,
+            companion as f64 / example as f64
         ),
-        None => println!("| peak RSS of the companion | (no /proc on this system) |"),
+        _ => println!("| peak RSS | (no /proc on this system) | | |"),
     }
     Ok(())
 }
 
-async fn measure<F, Fut>(calls: usize, mut call: F) -> mcp_assured::Result<Vec<Duration>>
+/// Runs `ours` and `baseline` `count` times each after warm-ups, in alternating rounds (and
+/// alternating which goes first), so that drift on a busy machine hits both alike; returns
+/// both sets of times, sorted.
+async fn alternate<A, B, FutA, FutB>(
+    count: usize,
+    mut ours: A,
+    mut baseline: B,
+) -> mcp_assured::Result<(Vec<Duration>, Vec<Duration>)>
+where
+    A: FnMut() -> FutA,
+    B: FnMut() -> FutB,
+    FutA: Future<Output = mcp_assured::Result<()>>,
+    FutB: Future<Output = mcp_assured::Result<()>>,
+{
+    for _ in 0..WARM_UP.min(count) {
+        ours().await?;
+        baseline().await?;
+    }
+    let per_round = count.div_ceil(ROUNDS);
+    let (mut ours_times, mut baseline_times) = (Vec::new(), Vec::new());
+    for round in 0..ROUNDS {
+        if round % 2 == 0 {
+            time(per_round, &mut ours, &mut ours_times).await?;
+            time(per_round, &mut baseline, &mut baseline_times).await?;
+        } else {
+            time(per_round, &mut baseline, &mut baseline_times).await?;
+            time(per_round, &mut ours, &mut ours_times).await?;
+        }
+    }
+    ours_times.sort();
+    baseline_times.sort();
+    Ok((ours_times, baseline_times))
+}
+
+async fn time<F, Fut>(
+    count: usize,
+    call: &mut F,
+    times: &mut Vec<Duration>,
+) -> mcp_assured::Result<()>
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = mcp_assured::Result<()>>,
 {
-    for _ in 0..WARM_UP {
-        call().await?;
-    }
-    let mut times = Vec::with_capacity(calls);
-    for _ in 0..calls {
+    for _ in 0..count {
         let start = Instant::now();
         call().await?;
         times.push(start.elapsed());
     }
-    times.sort();
-    Ok(times)
+    Ok(())
 }
 
-async fn startup_times() -> mcp_assured::Result<Vec<Duration>> {
-    let mut times = Vec::new();
-    for _ in 0..STARTS {
-        let start = Instant::now();
-        let client = McpAssured::client()
-            .command(COMPANION)
-            .arg("serve")
-            .build()
-            .await?;
-        times.push(start.elapsed());
-        client.close().await?;
+/// Spawns `program` as a stdio MCP server, completes `initialize`, and closes it.
+async fn start(program: &Path, args: &[&str]) -> mcp_assured::Result<()> {
+    let client = McpAssured::client()
+        .command(program)
+        .args(args)
+        .build()
+        .await?;
+    client.close().await
+}
+
+/// The example server's peak RSS after `calls` `echo` calls over stdio.
+async fn example_rss_after(example: &Path, calls: usize) -> mcp_assured::Result<Option<u64>> {
+    let client = McpAssured::client().command(example).build().await?;
+    for _ in 0..calls + WARM_UP {
+        client.call_tool("echo", json!({"message": "hi"})).await?;
     }
-    Ok(times)
+    let rss = peak_rss_kib(&client);
+    client.close().await?;
+    Ok(rss)
 }
 
 /// The companion's peak resident set (`VmHWM`), in KiB.
@@ -150,6 +211,14 @@ fn mean(times: &[Duration]) -> Duration {
 
 fn p50(times: &[Duration]) -> Duration {
     times[times.len() / 2]
+}
+
+fn ratio(ours: Duration, baseline: Duration) -> f64 {
+    ours.as_secs_f64() / baseline.as_secs_f64()
+}
+
+fn ms(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1e3
 }
 
 fn us(duration: Duration) -> String {

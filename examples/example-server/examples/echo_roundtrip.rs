@@ -109,8 +109,8 @@ async fn main() -> Result<(), Box<dyn Error>> {
 
 const ROUNDS: usize = 20;
 
-/// Alternates rounds of calls through `ours` and through rmcp's `raw` peer, so drift on a
-/// busy machine hits both alike, and prints one row.
+/// Alternates rounds of calls through `ours` and through rmcp's `raw` peer (and which of the
+/// two goes first), so drift on a busy machine hits both alike, and prints one row.
 async fn compare(
     transport: &str,
     ours: &mcp_assured::McpClient,
@@ -124,13 +124,15 @@ async fn compare(
     let per_round = calls.div_ceil(ROUNDS);
     let (mut all_ours, mut all_raw) = (Timings::default(), Timings::default());
     let mut ratios = Vec::with_capacity(ROUNDS);
-    for _ in 0..ROUNDS {
+    for round in 0..ROUNDS {
         let (mut round_ours, mut round_raw) = (Timings::default(), Timings::default());
-        for _ in 0..per_round {
-            round_ours.time(echo(ours)).await?;
-        }
-        for _ in 0..per_round {
-            round_raw.time(raw_echo(raw)).await?;
+        // Who goes first alternates too, so neither side always follows the other's wake-ups.
+        if round % 2 == 0 {
+            round_ours.time_many(per_round, || echo(ours)).await?;
+            round_raw.time_many(per_round, || raw_echo(raw)).await?;
+        } else {
+            round_raw.time_many(per_round, || raw_echo(raw)).await?;
+            round_ours.time_many(per_round, || echo(ours)).await?;
         }
         ratios.push(ratio(round_ours.quantile(0.5), round_raw.quantile(0.5)));
         all_ours.extend(round_ours);
@@ -173,6 +175,20 @@ impl Timings {
         let start = Instant::now();
         call.await?;
         self.0.push(start.elapsed());
+        Ok(())
+    }
+
+    async fn time_many<E, Fut>(
+        &mut self,
+        calls: usize,
+        mut call: impl FnMut() -> Fut,
+    ) -> Result<(), E>
+    where
+        Fut: Future<Output = Result<(), E>>,
+    {
+        for _ in 0..calls {
+            self.time(call()).await?;
+        }
         Ok(())
     }
 
