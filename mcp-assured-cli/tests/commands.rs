@@ -308,7 +308,7 @@ fn check_rest_reports_the_parity_of_a_hybrid_server() {
 }
 
 /// `--bearer-token` reaches both sides, parity.auth tries both without it and with a wrong
-/// one, and the token never shows.
+/// one, the token never shows, and the guarded weather server passes: exit status 0.
 #[test]
 fn check_rest_with_a_bearer_token_passes_on_a_guarded_hybrid_server() {
     let token = "s3cret-parity-token";
@@ -325,9 +325,11 @@ fn check_rest_with_a_bearer_token_passes_on_a_guarded_hybrid_server() {
     ]);
     let text = stdout(&output);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    // Only the parity lines: the weather server's MCP side fails unrelated capability checks.
-    let parity: Vec<&str> = text
-        .lines()
+    assert_eq!(output.status.code(), Some(0), "{text}\n{stderr}");
+    let lines: Vec<&str> = text.lines().collect();
+    let parity: Vec<&str> = lines
+        .iter()
+        .copied()
         .filter(|line| line.contains(" parity."))
         .collect();
     assert_eq!(
@@ -341,6 +343,13 @@ fn check_rest_with_a_bearer_token_passes_on_a_guarded_hybrid_server() {
             "PASS parity.validation: `current_weather` without its required arguments is refused on both sides",
             "PASS parity.auth: both sides refuse requests without credentials or with a wrong bearer token (REST: listing and executing)",
         ],
+        "{text}\n{stderr}"
+    );
+    // Without --tool-args, tools.structured_output has nothing to call; resources and prompts
+    // are not advertised, so their pagination and errors.unknown_resource are skipped too.
+    assert_eq!(
+        lines.last(),
+        Some(&"21 passed, 0 failed, 4 skipped"),
         "{text}\n{stderr}"
     );
     assert!(

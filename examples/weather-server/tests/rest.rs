@@ -1,6 +1,8 @@
 //! The weather server as a hybrid server: its REST surface (`--rest`) serves the same tool
 //! modules as its MCP side, tested with `McpAssured::rest()` next to the MCP client.
 
+mod support;
+
 use std::time::Duration;
 
 use mcp_assured::{
@@ -18,6 +20,7 @@ use mcp_assured::{
     },
 };
 use serde_json::{Value, json};
+use support::{every_endpoint_answers, weather_in_london};
 
 /// The REST client of the server `#[mcp_test]` started.
 fn rest(server: &ServerProcess) -> RestClient {
@@ -27,18 +30,6 @@ fn rest(server: &ServerProcess) -> RestClient {
         .timeout(Duration::from_secs(10))
         .build()
         .unwrap()
-}
-
-async fn weather_in_london(backend: &MockServer) {
-    Mock::given(method("GET"))
-        .and(path("/weather"))
-        .respond_with(
-            ResponseTemplate::new(200).set_body_json(
-                json!({"city": "London", "temperature": 15, "conditions": "cloudy"}),
-            ),
-        )
-        .mount(backend)
-        .await;
 }
 
 /// What `method path` with `body` answers, sent as is (no client-side checks), parsed as an
@@ -297,6 +288,26 @@ mod hybrid {
     }
 
     #[mcp_test]
+    async fn an_unknown_path_is_a_404_envelope(server: &ServerProcess, backend: &MockServer) {
+        let _ = backend;
+        for (method, path) in [
+            (reqwest::Method::GET, "/mcp/tools/forecast"),
+            (reqwest::Method::POST, "/mcp/nope"),
+            (reqwest::Method::GET, "/"),
+        ] {
+            let (unknown, _) = raw(server, method.clone(), path, "").await;
+            unknown
+                .assert()
+                .has_status(404)
+                .has_error_code(ErrorCode::Other("NOT_FOUND".into()))
+                .message_contains(&format!("no endpoint {method} {path}"));
+            let details = unknown.error.unwrap().details.unwrap();
+            assert_eq!(details["path"], path);
+            assert_eq!(details["endpoints"][1], "POST /mcp/tools/{name}/execute");
+        }
+    }
+
+    #[mcp_test]
     async fn a_client_timeout_names_the_request(server: &ServerProcess, backend: &MockServer) {
         slow_weather(backend).await;
         let error = rest(server)
@@ -355,6 +366,9 @@ async fn both_surfaces_refuse_a_missing_or_wrong_token(
         headers["www-authenticate"],
         r#"Bearer realm="weather-server""#
     );
+    // There is nothing at an unknown path to guard.
+    let (unknown, _) = raw(server, reqwest::Method::GET, "/mcp/nope", "").await;
+    unknown.assert().has_status(404);
     let allowed = McpAssured::rest()
         .base_uri(&base)
         .bearer_token("right-token")
@@ -403,24 +417,6 @@ async fn the_drifting_variant_differs_where_it_says(
     );
     let unknown = rest.execute("no_such_tool", json!({})).await.unwrap();
     assert_eq!(unknown.error_code(), Some(&ErrorCode::ExecutionError));
-}
-
-/// The API answering every endpoint the tools call.
-async fn every_endpoint_answers(backend: &MockServer) {
-    weather_in_london(backend).await;
-    Mock::given(method("GET"))
-        .and(path("/forecast"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
-            "city": "London",
-            "days": [{"date": "2026-11-23", "high": 11, "low": 4, "conditions": "rain"}],
-        })))
-        .mount(backend)
-        .await;
-    Mock::given(method("GET"))
-        .and(path_regex("^/alerts/"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"alerts": []})))
-        .mount(backend)
-        .await;
 }
 
 #[mcp_test(

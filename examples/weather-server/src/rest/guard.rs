@@ -1,5 +1,6 @@
 //! What stands before the handlers: the bearer token, the rate limit, the 405 for a wrong
-//! method and the `X-MCP-Version` header, each answering with a full envelope.
+//! method, the 404 for an unknown path and the `X-MCP-Version` header, each answering with a
+//! full envelope.
 
 use std::{
     sync::{Arc, Mutex},
@@ -9,13 +10,13 @@ use std::{
 use axum::{
     Router,
     extract::{Request, State},
-    http::{HeaderValue, Method, StatusCode, header},
+    http::{HeaderValue, Method, StatusCode, Uri, header},
     middleware::{self, Next},
     response::Response,
 };
 use serde_json::json;
 
-use super::{VERSION, envelope::Executions};
+use super::{ENDPOINTS, VERSION, envelope::Executions};
 
 /// Which bearer tokens a route takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,6 +134,25 @@ pub(crate) fn method_not_allowed<S: Clone + Send + Sync + 'static>(
             format!("{method} is not allowed here; use {allowed}"),
             json!({ "method": method.as_str(), "allowed": [allowed] }),
             Some((header::ALLOW, HeaderValue::from_static(allowed))),
+        )
+    })
+}
+
+/// `app` answering every path it does not serve with a `NOT_FOUND` 404 envelope (why that
+/// code: see the [module docs](super)) instead of axum's plain text. Not behind the bearer
+/// token: there is nothing at an unknown path to protect.
+pub(crate) fn not_found(app: Router, executions: &Arc<Executions>) -> Router {
+    let executions = Arc::clone(executions);
+    app.fallback(move |method: Method, uri: Uri| async move {
+        executions.start().failure(
+            StatusCode::NOT_FOUND,
+            "NOT_FOUND",
+            format!("no endpoint {method} {}", uri.path()),
+            json!({
+                "method": method.as_str(),
+                "path": uri.path(),
+                "endpoints": ENDPOINTS,
+            }),
         )
     })
 }

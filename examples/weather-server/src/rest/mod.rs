@@ -14,9 +14,13 @@
 //! | slower than `context.timeout` | 504 | `TIMEOUT_ERROR` |
 //! | missing or wrong bearer token | 401 | `PERMISSION_ERROR` |
 //! | over the rate limit (with `Retry-After`) | 429 | `RATE_LIMIT_ERROR` |
+//! | a path that is none of the endpoints (with or without a token) | 404 | `NOT_FOUND` |
 //!
 //! The spec names no code for 413 and 405; both are requests the endpoint cannot accept, so
-//! `VALIDATION_ERROR`, with `details` naming the limit or the allowed method.
+//! `VALIDATION_ERROR`, with `details` naming the limit or the allowed method. An unknown path
+//! reaches no endpoint at all, and each of the spec's codes would misname it (`TOOL_NOT_FOUND`
+//! says a tool is missing), so it is `NOT_FOUND`, outside the spec, with `details` listing
+//! the endpoints; clients that keep unknown codes, as mcp-assured's does, see it as it is.
 //!
 //! [`RestOptions::drift`] makes deliberately wrong variants, one [`Drift`] per parity check.
 
@@ -43,6 +47,13 @@ use guard::{Accept, RateLimit};
 
 /// The protocol version this surface speaks, sent as `X-MCP-Version`.
 pub const VERSION: &str = "1.0";
+
+/// What this app serves, as a 404 lists it.
+const ENDPOINTS: [&str; 3] = [
+    "GET /mcp/tools",
+    "POST /mcp/tools/{name}/execute",
+    "/mcp (MCP, streamable HTTP)",
+];
 
 struct Rest {
     api: Arc<WeatherApi>,
@@ -82,7 +93,7 @@ pub fn hybrid_router(server: &WeatherServer, mcp: Router, options: RestOptions) 
     let app = guard::protect(list, token, Accept::Exact, &executions)
         .merge(execute)
         .merge(guard::protect(mcp, token, mcp_accepts, &executions));
-    guard::version_header(app)
+    guard::version_header(guard::not_found(app, &executions))
 }
 
 /// The tools as this surface lists them (drifted, if asked), each with its MCP name.
