@@ -18,6 +18,7 @@ use serde_json::Value;
 
 use super::{
     notifications::NotificationLog,
+    recording::StrayResponses,
     server_requests::{Answers, ServerRequest},
 };
 
@@ -32,6 +33,7 @@ pub(crate) struct HarnessState {
     pub(crate) answers: Answers,
     pub(crate) notifications: NotificationLog,
     pub(crate) server_requests: Mutex<Vec<ServerRequest>>,
+    pub(crate) stray_responses: StrayResponses,
 }
 
 impl Harness {
@@ -42,6 +44,7 @@ impl Harness {
                 answers,
                 notifications: NotificationLog::default(),
                 server_requests: Mutex::default(),
+                stray_responses: StrayResponses::default(),
             }),
         }
     }

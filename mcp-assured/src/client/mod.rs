@@ -618,6 +618,23 @@ impl McpClient {
             .collect()
     }
 
+    // ----- responses nobody asked for ------------------------------------------------------
+
+    /// Responses (results and errors) whose id matches no request this client was waiting
+    /// for, as the server sent them: an id it never sent, or a second answer to one request.
+    /// A correct server sends none; rmcp drops them silently, so this is the only place to
+    /// see them.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcp_assured::McpClient) {
+    /// client.ping().await.unwrap();
+    /// assert_eq!(client.stray_responses(), Vec::<serde_json::Value>::new());
+    /// # }
+    /// ```
+    pub fn stray_responses(&self) -> Vec<Value> {
+        self.shared.harness.state.stray_responses.all()
+    }
+
     // ----- requests from the server ---------------------------------------------------------
 
     /// Every request the server sent the client (sampling, elicitation, roots, ping, ...),
