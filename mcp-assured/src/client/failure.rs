@@ -20,7 +20,8 @@ use crate::{
 /// How long to wait for a child's exit status after its stdout closed.
 const EXIT_GRACE: Duration = Duration::from_millis(500);
 
-/// What a 404 to a request carrying `Mcp-Session-Id` means, and what to do.
+/// What a 404 to a request carrying a session id (streamable HTTP's `Mcp-Session-Id`, or
+/// the `sessionId` of an HTTP+SSE message endpoint) means, and what to do.
 const SESSION_EXPIRED: &str = "the server no longer knows this session (it answered 404 to \
      the session id): the session expired or the server restarted. Connect a new client to \
      start a new session";
@@ -73,6 +74,9 @@ fn http_failure(error: &(dyn StdError + 'static)) -> HttpFailure {
             {
                 found.status = Some(*status);
                 found.www_authenticate = www_authenticate.clone();
+                if *status == 404 {
+                    found.reason = Some(format!("{SESSION_EXPIRED} ({e})"));
+                }
             }
             if let PostError::Request(request) = e {
                 found.connect_failed |= request.is_connect();
