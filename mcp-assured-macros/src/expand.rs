@@ -354,13 +354,13 @@ fn test_call(
     let run = quote!(#krate::fixture::run);
     let settings = settings(options, variant_name);
     let test_name = test_name.to_string();
-    let slots: Vec<Ident> = params
-        .iter()
-        .map(|param| format_ident!("__mcp_slot_{}", param.name))
+    // Numbered, not named after the parameter: `_client` would make `__mcp_slot__client`,
+    // which the `non_snake_case` lint rejects in the user's crate.
+    let slots: Vec<Ident> = (0..params.len())
+        .map(|index| format_ident!("__mcp_slot_{index}"))
         .collect();
-    let fixtures: Vec<Ident> = params
-        .iter()
-        .map(|param| format_ident!("__mcp_fixture_{}", param.name))
+    let fixtures: Vec<Ident> = (0..params.len())
+        .map(|index| format_ident!("__mcp_fixture_{index}"))
         .collect();
     let declare = params.iter().zip(&slots).map(|(param, slot)| {
         let ty = &param.ty;
