@@ -1,5 +1,6 @@
-//! Faults in the HTTP layer: an axum app serving a [`FaultServer`] over streamable HTTP at
-//! `/mcp`, behind a middleware that answers as the [`Fault`] says.
+//! Faults in the HTTP layer: a middleware that answers as the [`Fault`] says ([`inject`]),
+//! around an axum app serving a [`FaultServer`] over streamable HTTP at `/mcp` ([`app`]) or
+//! over HTTP+SSE at `/sse` and `/message` (`fault-server --transport sse`).
 
 use std::{
     io,
@@ -13,17 +14,19 @@ use axum::{
     Router,
     body::{Body, Bytes},
     extract::{Request, State},
-    http::{HeaderValue, StatusCode, header},
+    http::{HeaderValue, Method, StatusCode, header},
     middleware::{self, Next},
     response::{IntoResponse as _, Response},
 };
+use futures::StreamExt as _;
 use rmcp::transport::streamable_http_server::{
     StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
 };
 use serde_json::Value;
 use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
 
-use super::{Fault, FaultServer};
+use super::{Fault, FaultServer, STRAY_RESPONSE};
 
 /// The `WWW-Authenticate` challenge of [`Fault::Unauthorized`].
 pub const CHALLENGE: &str = r#"Bearer realm="fault-server", error="invalid_token""#;
@@ -43,13 +46,17 @@ pub fn app(server: FaultServer, fault: Fault) -> Router {
     } else {
         "/mcp"
     };
+    inject(Router::new().route_service(path, service), fault)
+}
+
+/// `app` behind a middleware that misbehaves as `fault` says.
+pub fn inject(app: Router, fault: Fault) -> Router {
     let faults = Arc::new(Faults {
         fault,
         expired: AtomicBool::new(false),
+        drop_streams: CancellationToken::new(),
     });
-    Router::new()
-        .route_service(path, service)
-        .layer(middleware::from_fn_with_state(faults, inject))
+    app.layer(middleware::from_fn_with_state(faults, misbehave))
 }
 
 /// Serves [`app`] on `listener` until accepting fails.
@@ -65,9 +72,12 @@ struct Faults {
     fault: Fault,
     /// For [`Fault::ExpireSession`]: a `tools/call` has gone through.
     expired: AtomicBool,
+    /// For [`Fault::DropMidStream`] over HTTP+SSE: cancelled when a `tools/call` arrives,
+    /// which breaks the event streams.
+    drop_streams: CancellationToken,
 }
 
-async fn inject(State(faults): State<Arc<Faults>>, request: Request, next: Next) -> Response {
+async fn misbehave(State(faults): State<Arc<Faults>>, request: Request, next: Next) -> Response {
     match faults.fault {
         Fault::Unauthorized => (
             StatusCode::UNAUTHORIZED,
@@ -91,18 +101,41 @@ async fn inject(State(faults): State<Arc<Faults>>, request: Request, next: Next)
             "<html><body><h1>Welcome to nginx!</h1></body></html>",
         )
             .into_response(),
-        Fault::DropMidStream | Fault::ExpireSession => {
+        Fault::DropMidStream | Fault::ExpireSession | Fault::UnknownId => {
             let (parts, body) = request.into_parts();
             let Ok(bytes) = axum::body::to_bytes(body, BODY_LIMIT).await else {
                 return (StatusCode::PAYLOAD_TOO_LARGE, "body too large").into_response();
             };
             let is_call = serde_json::from_slice::<Value>(&bytes)
                 .is_ok_and(|message| message["method"] == "tools/call");
+            // HTTP+SSE posts to `/message` and answers on the session's event stream.
+            let sse_post = parts.uri.path() == "/message";
             if faults.fault == Fault::DropMidStream && is_call {
+                if sse_post {
+                    faults.drop_streams.cancel();
+                    return StatusCode::ACCEPTED.into_response();
+                }
                 return dropped_stream();
             }
+            if faults.fault == Fault::DropMidStream && parts.method == Method::GET {
+                // An event stream: it never ends by itself, so it may end broken.
+                let response = next
+                    .run(Request::from_parts(parts, Body::from(bytes)))
+                    .await;
+                return broken_on(response, faults.drop_streams.clone());
+            }
+            if faults.fault == Fault::UnknownId && is_call && !sse_post {
+                let response = next
+                    .run(Request::from_parts(parts, Body::from(bytes)))
+                    .await;
+                return with_stray_response(response);
+            }
             if faults.fault == Fault::ExpireSession {
-                let has_session = parts.headers.contains_key("mcp-session-id");
+                let has_session = parts.headers.contains_key("mcp-session-id")
+                    || parts
+                        .uri
+                        .query()
+                        .is_some_and(|query| query.contains("sessionId="));
                 if has_session && faults.expired.load(Ordering::SeqCst) {
                     return (StatusCode::NOT_FOUND, "session not found").into_response();
                 }
@@ -115,6 +148,31 @@ async fn inject(State(faults): State<Arc<Faults>>, request: Request, next: Next)
         }
         _ => next.run(request).await,
     }
+}
+
+/// `response`, whose body breaks the connection once `cut` is cancelled.
+fn broken_on(response: Response, cut: CancellationToken) -> Response {
+    let (parts, body) = response.into_parts();
+    let broken = futures::stream::once(async {
+        Err::<Bytes, _>(io::Error::other("fault-server dropped the event stream"))
+    });
+    let body = body
+        .into_data_stream()
+        .map(|chunk| chunk.map_err(io::Error::other))
+        .take_until(cut.cancelled_owned())
+        .chain(broken);
+    Response::from_parts(parts, Body::from_stream(body))
+}
+
+/// `response`, an SSE stream, with an event carrying [`STRAY_RESPONSE`] first.
+fn with_stray_response(response: Response) -> Response {
+    let (parts, body) = response.into_parts();
+    let stray = Bytes::from(format!("data: {STRAY_RESPONSE}\n\n"));
+    let body = futures::stream::once(async { Ok(stray) }).chain(
+        body.into_data_stream()
+            .map(|chunk| chunk.map_err(io::Error::other)),
+    );
+    Response::from_parts(parts, Body::from_stream(body))
 }
 
 /// An SSE response that sends a comment and then breaks the connection.

@@ -2,16 +2,17 @@
 //!
 //! [`FaultServer`] is a well-behaved rmcp server whose tools misbehave on request (answer 5 MB,
 //! flood notifications, hang, crash, return an error with odd `data`). The `fault-server`
-//! binary serves it over stdio, streamable HTTP or HTTP+SSE and can break the layers below
-//! rmcp too, one [`Fault`] per process: the JSON-RPC lines on stdio ([`wire`]) or the
-//! streamable HTTP responses ([`http`]).
+//! binary serves it over stdio, streamable HTTP or HTTP+SSE and breaks things too, one
+//! [`Fault`] per process: the handshake ([`FaultServer::with_fault`]), the JSON-RPC lines on
+//! stdio ([`wire`]) or the HTTP responses of either HTTP transport ([`http`]).
 //!
 //! ```text
-//! fault-server [--transport stdio|http|sse] [--port N] [--fault NAME] [--tag TAG]
+//! fault-server [--transport stdio|http|sse] [--port N] [--fault NAME] [--pid-file PATH]
 //! ```
 //!
-//! `--tag` is ignored by the server; tests put a unique value there to find the process in
-//! `/proc` and prove it is gone.
+//! With `--pid-file`, the first thing the process does is write its pid there, so a test can
+//! prove the process is gone (reaped, not a zombie) even when the client never learnt its
+//! pid: it died or hung during the handshake, or a test harness started it over HTTP.
 
 pub mod http;
 mod server;
@@ -19,7 +20,10 @@ pub mod wire;
 
 use std::{fmt, str::FromStr};
 
-pub use server::FaultServer;
+pub use server::{Dropped, FaultServer};
+
+/// What [`Fault::UnknownId`] sends: a response to a request nobody made.
+pub const STRAY_RESPONSE: &str = r#"{"jsonrpc":"2.0","id":"nobody-asked-987654","result":{}}"#;
 
 /// One way for the `fault-server` process to misbehave below its tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,9 +33,10 @@ pub enum Fault {
     None,
     /// Exit with status 0 before reading anything.
     ExitAtStart,
-    /// Exit with status 3 (after a line on stderr) when `initialize` arrives.
+    /// Exit with status 3 (after a line on stderr) when `initialize` arrives, on every
+    /// transport (over HTTP: with the request open).
     CrashOnInitialize,
-    /// Read `initialize` and never answer it.
+    /// Read `initialize` and never answer it, on every transport.
     HangOnInitialize,
     /// Exit with status 4 shortly after answering the first `tools/call`, while the client is
     /// idle.
@@ -40,7 +45,8 @@ pub enum Fault {
     LogLines,
     /// Send the first half of each `tools/call` answer, then a newline.
     PartialJson,
-    /// Send a response with an id nobody asked for before each `tools/call` answer.
+    /// Send [`STRAY_RESPONSE`], whose id nobody asked for, before each `tools/call` answer
+    /// (stdio and streamable HTTP).
     UnknownId,
     /// Send each `tools/call` answer under a wrong id (so the real one never comes).
     WrongId,
@@ -56,9 +62,12 @@ pub enum Fault {
     InternalError,
     /// HTTP: `200` with `Content-Type: application/json` and an HTML body.
     NonJson,
-    /// HTTP: each `tools/call` starts an SSE stream, then the connection is dropped.
+    /// Streamable HTTP: each `tools/call` starts an SSE stream, then the connection is
+    /// dropped. HTTP+SSE: each `tools/call` is accepted (`202`), then the session's event
+    /// stream is dropped instead of answering.
     DropMidStream,
-    /// HTTP: after the first `tools/call`, every request with a session id gets `404`.
+    /// HTTP: after the first `tools/call`, every request with a session id (the
+    /// `Mcp-Session-Id` header, or `sessionId=` in the query for HTTP+SSE) gets `404`.
     ExpireSession,
     /// HTTP: the port opens 2 s after start.
     SlowStart,

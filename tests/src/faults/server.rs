@@ -7,7 +7,7 @@
 use std::{
     fmt,
     sync::{
-        Arc,
+        Arc, Weak,
         atomic::{AtomicBool, AtomicU64, Ordering},
     },
     time::Duration,
@@ -17,14 +17,17 @@ use rmcp::{
     ErrorData, Peer, RoleServer, ServerHandler,
     handler::server::{router::tool::ToolRouter, wrapper::Parameters},
     model::{
-        ErrorCode, Implementation, LoggingLevel, LoggingMessageNotificationParam,
-        ServerCapabilities, ServerConfig,
+        ErrorCode, Implementation, InitializeRequestParams, InitializeResult, LoggingLevel,
+        LoggingMessageNotificationParam, ServerCapabilities, ServerConfig,
     },
+    service::RequestContext,
     tool, tool_handler, tool_router,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
+
+use super::Fault;
 
 /// The largest answer `huge` sends, so a typo cannot exhaust memory.
 const HUGE_LIMIT: usize = 64 * 1024 * 1024;
@@ -35,13 +38,14 @@ const HUGE_LIMIT: usize = 64 * 1024 * 1024;
 /// | --- | --- |
 /// | `echo {text}` | answers `text` |
 /// | `huge {bytes}` | answers a text of `bytes` bytes (`x` repeated) |
-/// | `flood {count}` | sends `count` `notifications/message`, then answers `sent <count>` |
+/// | `flood {count, logger?}` | sends `count` `notifications/message` (from `logger`, `flood` by default), then answers `sent <count>` |
 /// | `odd_error` | answers JSON-RPC error `-32099` whose `data` is [`FaultServer::odd_data`] |
 /// | `hang` | never answers; counts the call when it is cancelled |
 /// | `cancelled_calls` | answers how many `hang` calls were cancelled so far |
 /// | `crash {code}` | writes a line to stderr and exits the process |
 ///
-/// Clones share the cancellation count.
+/// Clones share the cancellation count. [`FaultServer::with_fault`] makes the handshake or
+/// the process misbehave too.
 #[derive(Clone)]
 pub struct FaultServer {
     tool_router: ToolRouter<FaultServer>,
@@ -51,8 +55,21 @@ pub struct FaultServer {
 #[derive(Debug, Default)]
 struct State {
     cancelled_calls: AtomicU64,
-    crash_after_first_call: bool,
+    /// [`Fault::CrashOnInitialize`], [`Fault::HangOnInitialize`] or
+    /// [`Fault::CrashBetweenCalls`]; any other fault is not the handler's business.
+    fault: Option<Fault>,
     crashing: AtomicBool,
+}
+
+/// Tells whether every clone of a [`FaultServer`] is gone: the task serving it ended.
+#[derive(Debug, Clone)]
+pub struct Dropped(Weak<State>);
+
+impl Dropped {
+    /// Whether no clone of the server is left.
+    pub fn is_dropped(&self) -> bool {
+        self.0.strong_count() == 0
+    }
 }
 
 impl fmt::Debug for FaultServer {
@@ -85,6 +102,8 @@ struct HugeArgs {
 struct FloodArgs {
     /// How many notifications to send before answering.
     count: u32,
+    /// Their logger; `flood` if not given.
+    logger: Option<String>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -114,21 +133,39 @@ impl FaultServer {
         }
     }
 
-    /// A server that exits (status 4) 100 ms after it answered its first `tools/call`: a
-    /// crash while the client is idle. Only for the `fault-server` process.
+    /// A server that misbehaves as `fault` says, where a handler can:
+    /// - [`Fault::CrashOnInitialize`]: exits the process (status 3, after a line on stderr)
+    ///   while handling `initialize`, on every transport;
+    /// - [`Fault::HangOnInitialize`]: never answers `initialize`;
+    /// - [`Fault::CrashBetweenCalls`]: exits (status 4) 100 ms after it answered its first
+    ///   `tools/call`, a crash while the client is idle.
+    ///
+    /// Other faults are injected below the handler and leave it behaving. The crashes exit
+    /// the whole process: only for the `fault-server` binary.
     #[must_use]
-    pub fn crashing_after_first_call() -> Self {
+    pub fn with_fault(fault: Fault) -> Self {
+        let handled = matches!(
+            fault,
+            Fault::CrashOnInitialize | Fault::HangOnInitialize | Fault::CrashBetweenCalls
+        );
         Self {
             tool_router: Self::tool_router(),
             state: Arc::new(State {
-                crash_after_first_call: true,
+                fault: handled.then_some(fault),
                 ..State::default()
             }),
         }
     }
 
+    /// Watches this server: [`Dropped::is_dropped`] once it and all its clones are gone.
+    pub fn dropped(&self) -> Dropped {
+        Dropped(Arc::downgrade(&self.state))
+    }
+
     fn after_call(&self) {
-        if self.state.crash_after_first_call && !self.state.crashing.swap(true, Ordering::SeqCst) {
+        if self.state.fault == Some(Fault::CrashBetweenCalls)
+            && !self.state.crashing.swap(true, Ordering::SeqCst)
+        {
             std::thread::spawn(|| {
                 std::thread::sleep(Duration::from_millis(100));
                 eprintln!("fault-server: crashing between calls (code 4)");
@@ -164,13 +201,14 @@ impl FaultServer {
     #[tool(description = "Sends `count` notifications/message, then answers `sent <count>`.")]
     async fn flood(
         &self,
-        Parameters(FloodArgs { count }): Parameters<FloodArgs>,
+        Parameters(FloodArgs { count, logger }): Parameters<FloodArgs>,
         peer: Peer<RoleServer>,
     ) -> Result<String, ErrorData> {
+        let logger = logger.as_deref().unwrap_or("flood");
         for index in 0..count {
             let message =
                 LoggingMessageNotificationParam::new(LoggingLevel::Info, json!({"flood": index}))
-                    .with_logger("flood");
+                    .with_logger(logger);
             peer.notify_logging_message(message)
                 .await
                 .map_err(|error| {
@@ -217,6 +255,24 @@ impl FaultServer {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for FaultServer {
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        match self.state.fault {
+            Some(Fault::CrashOnInitialize) => {
+                eprintln!("fault-server: crashing during initialize (code 3)");
+                std::process::exit(3);
+            }
+            Some(Fault::HangOnInitialize) => std::future::pending().await,
+            _ => {
+                context.peer.set_peer_info(request.clone());
+                self.negotiate_initialize(&request)
+            }
+        }
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(
             ServerCapabilities::builder()

@@ -11,7 +11,7 @@ use rmcp::ServiceExt as _;
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt as _, AsyncWrite, AsyncWriteExt as _, BufReader};
 
-use super::{Fault, FaultServer};
+use super::{Fault, FaultServer, STRAY_RESPONSE};
 
 /// Serves `server` on stdin/stdout with `fault` applied to the lines; returns when stdin
 /// closes or the server ends.
@@ -38,19 +38,11 @@ pub async fn serve_stdio(server: FaultServer, fault: Fault) -> io::Result<()> {
             let mut lines = BufReader::new(tokio::io::stdin()).lines();
             while let Some(line) = lines.next_line().await? {
                 let message: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
-                match message["method"].as_str() {
-                    Some("initialize") if fault == Fault::CrashOnInitialize => {
-                        eprintln!("fault-server: crashing during initialize (code 3)");
-                        std::process::exit(3);
-                    }
-                    Some("initialize") if fault == Fault::HangOnInitialize => continue,
-                    Some("tools/call") => {
-                        calls
-                            .lock()
-                            .unwrap_or_else(PoisonError::into_inner)
-                            .insert(message["id"].to_string());
-                    }
-                    _ => {}
+                if message["method"] == "tools/call" {
+                    calls
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .insert(message["id"].to_string());
                 }
                 to_server.write_all(line.as_bytes()).await?;
                 to_server.write_all(b"\n").await?;
@@ -106,11 +98,7 @@ async fn write_faulty_answer(
             write_line(out, &line[..cut]).await
         }
         Fault::UnknownId => {
-            write_line(
-                out,
-                r#"{"jsonrpc":"2.0","id":"nobody-asked-987654","result":{}}"#,
-            )
-            .await?;
+            write_line(out, STRAY_RESPONSE).await?;
             write_line(out, line).await
         }
         Fault::WrongId => {

@@ -1,16 +1,23 @@
-//! Faults of an HTTP server: error statuses, bodies that are not JSON-RPC, connections dropped
-//! mid-stream, expired sessions, a slow start.
+//! Faults of an HTTP server (streamable HTTP and HTTP+SSE): error statuses, bodies that are
+//! not JSON-RPC, connections dropped mid-stream, expired sessions, a slow start.
 
 use std::time::{Duration, Instant};
 
-use mcp_assured::{Error, McpAssured, McpClient, mcp_test};
+use mcp_assured::{
+    Error, McpAssured, McpClient,
+    fixture::{BoxError, Fixture, FixtureContext},
+    mcp_test,
+};
 use mcp_assured_tests::{
     ServerProcess,
     faults::{Fault, http::CHALLENGE},
 };
 use serde_json::json;
 
-use crate::support::{TIMEOUT, assert_within, http_server, tag};
+use crate::support::{
+    FAULT_SERVER, TIMEOUT, Via, assert_gone, assert_reaped, assert_within, fault_server,
+    http_server, on, tag,
+};
 
 /// Connecting to `server` at `path` (`/mcp`: streamable HTTP, `/sse`: HTTP+SSE) fails, fast.
 async fn connect_error(server: &ServerProcess, path: &str) -> Error {
@@ -27,6 +34,13 @@ async fn connect_error(server: &ServerProcess, path: &str) -> Error {
     error
 }
 
+/// How the empty body of a `404` (nothing at the path) is reported: over streamable HTTP,
+/// then over HTTP+SSE.
+const NOT_FOUND_REASONS: [&str; 2] = [
+    "unexpected server response: HTTP 404 Not Found: ",
+    "the SSE stream was refused: <empty body>",
+];
+
 #[tokio::test]
 async fn error_statuses_are_connect_errors_with_status_challenge_and_body() {
     // rmcp's streamable HTTP client drops the body of a 401 with a challenge and of a
@@ -36,22 +50,36 @@ async fn error_statuses_are_connect_errors_with_status_challenge_and_body() {
             Fault::Unauthorized,
             401,
             Some(CHALLENGE),
-            "the token expired",
+            Some("the token expired"),
             false,
         ),
-        (Fault::UnauthorizedBare, 401, None, "no credentials", true),
-        (Fault::Forbidden, 403, None, "lacks scope mcp:tools", true),
-        (Fault::NotFound, 404, None, "", true),
+        (
+            Fault::UnauthorizedBare,
+            401,
+            None,
+            Some("no credentials"),
+            true,
+        ),
+        (
+            Fault::Forbidden,
+            403,
+            None,
+            Some("lacks scope mcp:tools"),
+            true,
+        ),
+        // Empty: the reasons are pinned whole.
+        (Fault::NotFound, 404, None, None, true),
         (
             Fault::InternalError,
             500,
             None,
-            "database unavailable",
+            Some("database unavailable"),
             false,
         ),
     ];
     for (fault, status, challenge, body, streamable_keeps_body) in cases {
-        let server = http_server(fault, &tag()).await;
+        let tag = tag();
+        let server = http_server(fault, &tag).await;
         for path in ["/mcp", "/sse"] {
             let error = connect_error(&server, path).await;
             let context = format!("{fault} at {path}: {error:?}");
@@ -66,8 +94,15 @@ async fn error_statuses_are_connect_errors_with_status_challenge_and_body() {
                     if status == 401 {
                         assert_eq!(www_authenticate.as_deref(), challenge, "{context}");
                     }
-                    if path == "/sse" || streamable_keeps_body {
-                        assert!(reason.contains(body), "{context}");
+                    match body {
+                        Some(body) if path == "/sse" || streamable_keeps_body => {
+                            assert!(reason.contains(body), "{context}");
+                        }
+                        Some(_) => {}
+                        None => {
+                            let expected = NOT_FOUND_REASONS[usize::from(path == "/sse")];
+                            assert_eq!(reason, expected, "{context}");
+                        }
                     }
                 }
                 _ => panic!("expected a connect error: {context}"),
@@ -78,34 +113,55 @@ async fn error_statuses_are_connect_errors_with_status_challenge_and_body() {
             );
         }
         server.shutdown().await;
+        assert_gone(&tag).await;
     }
 }
 
 #[tokio::test]
 async fn a_body_that_is_not_json_is_quoted() {
-    let server = http_server(Fault::NonJson, &tag()).await;
+    let tag = tag();
+    let server = http_server(Fault::NonJson, &tag).await;
     let error = connect_error(&server, "/mcp").await;
-    assert!(error.to_string().contains("Welcome to nginx!"), "{error}");
+    match &error {
+        Error::Transport {
+            method,
+            status: None,
+            reason,
+        } => {
+            assert_eq!(method.as_deref(), Some("initialize"), "{error:?}");
+            assert!(
+                reason.contains("could not parse JSON response"),
+                "{error:?}"
+            );
+            assert!(reason.contains("Welcome to nginx!"), "{error:?}");
+        }
+        other => panic!("expected a transport error, got {other:?}"),
+    }
     // An HTTP+SSE endpoint must answer with an event stream; the error says what came instead.
     let error = connect_error(&server, "/sse").await;
-    assert!(
-        error
-            .to_string()
-            .contains("expected an SSE stream (text/event-stream) but got `application/json`"),
-        "{error}"
-    );
+    match &error {
+        Error::Connect {
+            status: Some(200),
+            reason,
+            ..
+        } => assert!(
+            reason
+                .contains("expected an SSE stream (text/event-stream) but got `application/json`"),
+            "{error:?}"
+        ),
+        other => panic!("expected a connect error with status 200, got {other:?}"),
+    }
     server.shutdown().await;
+    assert_gone(&tag).await;
 }
 
-#[tokio::test]
-async fn a_connection_dropped_mid_stream_fails_the_call_at_once() {
-    let server = http_server(Fault::DropMidStream, &tag()).await;
-    let client = McpAssured::client()
-        .base_uri(server.endpoint_url())
-        .timeout(TIMEOUT)
-        .build()
-        .await
-        .unwrap();
+/// The connection carrying a call's answer breaks: a transport error naming the call, at
+/// once, not a timeout. Streamable HTTP: the call's own SSE stream breaks, and the session
+/// goes on. HTTP+SSE: the session's only event stream breaks, and the session with it.
+async fn a_connection_dropped_mid_stream(via: Via) {
+    let tag = tag();
+    let (builder, server) = fault_server(via, Fault::DropMidStream, &tag).await;
+    let client = builder.build().await.unwrap();
     let started = Instant::now();
     let error = client
         .call_tool("echo", json!({"text": "hello"}))
@@ -114,25 +170,34 @@ async fn a_connection_dropped_mid_stream_fails_the_call_at_once() {
     assert_within(started, Duration::from_secs(3));
     match &error {
         Error::Transport { method, .. } => {
-            assert_eq!(method.as_deref(), Some("tools/call echo"));
+            assert_eq!(method.as_deref(), Some("tools/call echo"), "{error:?}");
         }
         other => panic!("expected a transport error, got {other:?}"),
     }
-    // Only the call's stream broke: the session still answers.
-    client.ping().await.unwrap();
-    client.close().await.unwrap();
-    server.shutdown().await;
+    if via == Via::Http {
+        client.ping().await.unwrap();
+        client.close().await.unwrap();
+    } else {
+        let started = Instant::now();
+        let error = client.ping().await.unwrap_err();
+        assert_within(started, Duration::from_secs(3));
+        assert!(
+            matches!(&error, Error::Transport { method, .. } if method.as_deref() == Some("ping")),
+            "{error:?}"
+        );
+        let _ = client.close().await;
+    }
+    server.unwrap().shutdown().await;
+    assert_gone(&tag).await;
 }
+on!(a_connection_dropped_mid_stream: http, sse);
 
-#[tokio::test]
-async fn an_expired_session_is_a_404_that_says_so() {
-    let server = http_server(Fault::ExpireSession, &tag()).await;
-    let client = McpAssured::client()
-        .base_uri(server.endpoint_url())
-        .timeout(TIMEOUT)
-        .build()
-        .await
-        .unwrap();
+/// After one call the server forgets the session: the next call is a transport error with
+/// status 404 that says the session expired, at once.
+async fn an_expired_session_is_a_404_that_says_so(via: Via) {
+    let tag = tag();
+    let (builder, server) = fault_server(via, Fault::ExpireSession, &tag).await;
+    let client = builder.build().await.unwrap();
     let echoed = client
         .call_tool("echo", json!({"text": "first"}))
         .await
@@ -144,25 +209,34 @@ async fn an_expired_session_is_a_404_that_says_so() {
         .await
         .unwrap_err();
     assert_within(started, Duration::from_secs(3));
-    assert_eq!(error.http_status(), Some(404), "{error:?}");
-    let text = error.to_string();
-    assert!(text.contains("tools/call echo"), "{text}");
-    assert!(text.contains("the session expired"), "{text}");
-    assert_eq!(text.matches("404").count(), 2, "{text}");
+    match &error {
+        Error::Transport {
+            method,
+            status: Some(404),
+            reason,
+        } => {
+            assert_eq!(method.as_deref(), Some("tools/call echo"), "{error:?}");
+            assert!(reason.contains("the session expired"), "{error:?}");
+        }
+        other => panic!("expected a transport error with status 404, got {other:?}"),
+    }
+    assert!(error.to_string().contains("(HTTP 404)"), "{error}");
     let _ = client.close().await;
-    server.shutdown().await;
+    server.unwrap().shutdown().await;
+    assert_gone(&tag).await;
 }
+on!(an_expired_session_is_a_404_that_says_so: http, sse);
 
 #[tokio::test]
 async fn connecting_before_the_port_opens_is_refused_at_once() {
     let port = mcp_assured_tests::free_loopback_port();
-    let tag = tag();
-    let mut child = tokio::process::Command::new(crate::support::FAULT_SERVER)
+    let mut child = tokio::process::Command::new(FAULT_SERVER)
         .args(["--transport", "http", "--port", &port.to_string()])
-        .args(["--fault", "slow-start", "--tag", &tag])
+        .args(["--fault", "slow-start"])
         .kill_on_drop(true)
         .spawn()
         .unwrap();
+    let pid = child.id().unwrap();
     let started = Instant::now();
     let error = McpAssured::client()
         .base_uri(format!("http://127.0.0.1:{port}/mcp"))
@@ -176,6 +250,17 @@ async fn connecting_before_the_port_opens_is_refused_at_once() {
         "{error:?}"
     );
     child.kill().await.unwrap();
+    assert_reaped(pid);
+}
+
+/// When the test started, before its server: for how long `#[mcp_test]` waited.
+#[derive(Debug)]
+struct StartedAt(Instant);
+
+impl Fixture for StartedAt {
+    async fn setup(_: &mut FixtureContext<'_>) -> Result<Self, BoxError> {
+        Ok(StartedAt(Instant::now()))
+    }
 }
 
 /// `#[mcp_test]` waits for a server that opens its port after 2 s.
@@ -184,7 +269,12 @@ async fn connecting_before_the_port_opens_is_refused_at_once() {
     transport = http(args("--transport", "http", "--port", "{port}", "--fault", "slow-start")),
     timeout = "20s"
 )]
-async fn mcp_test_waits_for_a_slow_start(client: McpClient) {
+async fn mcp_test_waits_for_a_slow_start(client: McpClient, started: &StartedAt) {
+    let waited = started.0.elapsed();
+    assert!(
+        waited >= Duration::from_millis(1_500) && waited < Duration::from_secs(10),
+        "{waited:?}"
+    );
     let echoed = client
         .call_tool("echo", json!({"text": "worth the wait"}))
         .await

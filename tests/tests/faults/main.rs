@@ -8,6 +8,7 @@
 mod support;
 
 mod calls;
+mod handshake;
 mod http;
 mod mcp_test;
 mod stdio;

@@ -2,15 +2,20 @@
 //! no process was left behind.
 
 use std::{
-    sync::atomic::{AtomicU32, Ordering},
+    path::{Path, PathBuf},
+    sync::{
+        OnceLock,
+        atomic::{AtomicU32, Ordering},
+    },
     time::{Duration, Instant},
 };
 
-use mcp_assured::{ClientBuilder, McpAssured, McpClient};
+use mcp_assured::{ClientBuilder, Error, McpAssured, McpClient};
 use mcp_assured_tests::{
     ServerProcess,
-    faults::{Fault, FaultServer},
+    faults::{Dropped, Fault, FaultServer},
 };
+use nix::{errno::Errno, sys::signal::kill, unistd::Pid};
 use tokio::process::Command;
 
 /// The `fault-server` binary of this package.
@@ -19,7 +24,7 @@ pub const FAULT_SERVER: &str = env!("CARGO_BIN_EXE_fault-server");
 /// The request timeout of the fault tests: every error must arrive well within it.
 pub const TIMEOUT: Duration = Duration::from_secs(10);
 
-/// A tag unique to this test process and call, for finding a child in `/proc`.
+/// A tag unique to this test process and call: names the server's pid file.
 pub fn tag() -> String {
     static NEXT: AtomicU32 = AtomicU32::new(0);
     format!(
@@ -29,42 +34,129 @@ pub fn tag() -> String {
     )
 }
 
-/// Whether a process with `tag` among its arguments exists (zombies included: a zombie has
-/// an empty command line in /proc, so it would not be found — see [`assert_reaped`]).
-pub fn running(tag: &str) -> bool {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return false;
-    };
-    entries
-        .filter_map(Result::ok)
-        .filter_map(|entry| std::fs::read(entry.path().join("cmdline")).ok())
-        .any(|cmdline| {
-            cmdline
-                .split(|byte| *byte == 0)
-                .any(|arg| arg == tag.as_bytes())
-        })
+/// Where the `fault-server` tagged `tag` writes its pid (`--pid-file`).
+pub fn pid_file(tag: &str) -> PathBuf {
+    pid_dir().join(format!("{tag}.pid"))
 }
 
-/// Waits up to 3 s for the process tagged `tag` to be gone.
+fn pid_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fault-server-pids");
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    })
+}
+
+/// The arguments that make `fault-server` write its pid for [`assert_gone`].
+pub fn pid_args(tag: &str) -> [String; 2] {
+    ["--pid-file".to_owned(), pid_file(tag).display().to_string()]
+}
+
+/// The pid the `fault-server` tagged `tag` wrote.
+fn pid_of(tag: &str) -> Pid {
+    let pid = std::fs::read_to_string(pid_file(tag))
+        .unwrap_or_else(|error| panic!("the server tagged {tag} wrote no pid file: {error}"));
+    Pid::from_raw(pid.trim().parse().unwrap())
+}
+
+/// Waits up to 3 s until the `fault-server` tagged `tag` is gone: the pid it wrote no longer
+/// exists, so the process was killed *and* reaped (a zombie still answers `kill 0`).
 pub async fn assert_gone(tag: &str) {
+    let pid = pid_of(tag);
+    wait_until(
+        || kill(pid, None) == Err(Errno::ESRCH),
+        || format!("the server tagged {tag} (pid {pid}) still exists (running or a zombie)"),
+    )
+    .await;
+    std::fs::remove_file(pid_file(tag)).unwrap();
+}
+
+/// Waits up to 3 s until the `fault-server` tagged `tag` has exited, reaped or not (a zombie
+/// of an HTTP server is reaped when its `ServerProcess` shuts down).
+pub async fn wait_exited(tag: &str) {
+    let pid = pid_of(tag);
+    let exited = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
+            // `pid (comm) S ...`: the state follows the last `)`.
+            stat.rsplit_once(')')
+                .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'))
+        })
+    };
+    wait_until(exited, || {
+        format!("the server tagged {tag} (pid {pid}) is still running")
+    })
+    .await;
+}
+
+/// Polls `done` every 20 ms for up to 3 s; fails with `what()` if it never holds.
+async fn wait_until(mut done: impl FnMut() -> bool, what: impl FnOnce() -> String) {
     let deadline = Instant::now() + Duration::from_secs(3);
-    while running(tag) {
-        assert!(
-            Instant::now() < deadline,
-            "the server tagged {tag} is still running"
-        );
+    while !done() {
+        assert!(Instant::now() < deadline, "{}", what());
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
 
-/// The process `pid` no longer exists: killed *and* reaped (a zombie still answers `kill 0`).
+/// The process `pid` no longer exists: killed *and* reaped, now.
 pub fn assert_reaped(pid: u32) {
-    let pid = nix::unistd::Pid::from_raw(i32::try_from(pid).unwrap());
+    let pid = Pid::from_raw(i32::try_from(pid).unwrap());
     assert_eq!(
-        nix::sys::signal::kill(pid, None),
-        Err(nix::errno::Errno::ESRCH),
+        kill(pid, None),
+        Err(Errno::ESRCH),
         "process {pid} still exists (running or a zombie)"
     );
+}
+
+/// Waits up to 3 s until the in-process `server` and every clone of it are dropped: the
+/// task serving it ended. (An in-process server has no process to leave behind.)
+pub async fn assert_dropped(server: &Dropped) {
+    wait_until(
+        || server.is_dropped(),
+        || "the in-process server outlived its client".to_owned(),
+    )
+    .await;
+}
+
+/// `error` says the server process died during `method`: over stdio (the client owns the
+/// child) `ServerExited` with exit status `code` and `stderr` in the stderr tail; over HTTP a
+/// transport error with no status, whose reason this returns.
+#[track_caller]
+pub fn assert_crashed<'e>(
+    via: Via,
+    error: &'e Error,
+    method: &str,
+    code: i32,
+    stderr: &str,
+) -> Option<&'e str> {
+    match (via, error) {
+        (
+            Via::Stdio,
+            Error::ServerExited {
+                method: during,
+                status,
+                stderr_tail,
+            },
+        ) => {
+            assert_eq!(during.as_deref(), Some(method), "{error:?}");
+            assert_eq!(*status, format!("exit status: {code}"), "{error:?}");
+            let tail = stderr_tail.as_deref().unwrap_or_default();
+            assert!(tail.contains(stderr), "{error:?}");
+            None
+        }
+        (
+            Via::Http | Via::Sse,
+            Error::Transport {
+                method: during,
+                status: None,
+                reason,
+            },
+        ) => {
+            assert_eq!(during.as_deref(), Some(method), "{error:?}");
+            Some(reason)
+        }
+        (via, other) => panic!("{via:?}: unexpected {other:?}"),
+    }
 }
 
 /// Fails unless less than `limit` passed since `started`.
@@ -78,13 +170,19 @@ pub fn assert_within(started: Instant, limit: Duration) {
 pub fn stdio(fault: Fault, tag: &str) -> ClientBuilder {
     McpAssured::client()
         .command(FAULT_SERVER)
-        .args(["--fault", fault.name(), "--tag", tag])
+        .args(["--fault", fault.name()])
+        .args(pid_args(tag))
         .timeout(TIMEOUT)
 }
 
 /// `fault-server --transport http --fault <fault>` on a free loopback port, tagged `tag`.
 pub async fn http_server(fault: Fault, tag: &str) -> ServerProcess {
     server_on("http", "/mcp", fault, tag).await
+}
+
+/// `fault-server --transport sse --fault <fault>` on a free loopback port, tagged `tag`.
+pub async fn sse_server(fault: Fault, tag: &str) -> ServerProcess {
+    server_on("sse", "/sse", fault, tag).await
 }
 
 /// `fault-server --transport <transport>` (`http` or `sse`) on a free loopback port.
@@ -97,11 +195,30 @@ async fn server_on(transport: &str, path: &str, fault: Fault, tag: &str) -> Serv
         move |port| {
             let mut command = Command::new(FAULT_SERVER);
             command.args(["--transport", &transport, "--port", &port.to_string()]);
-            command.args(["--fault", fault.name(), "--tag", &tag]);
+            command.args(["--fault", fault.name()]).args(pid_args(&tag));
             command
         },
     )
     .await
+}
+
+/// `fault-server --fault <fault>` over `via` (not in process), tagged `tag`: a client builder
+/// for it (with [`TIMEOUT`]), and the HTTP server process, if any.
+pub async fn fault_server(
+    via: Via,
+    fault: Fault,
+    tag: &str,
+) -> (ClientBuilder, Option<ServerProcess>) {
+    let server = match via {
+        Via::Stdio => return (stdio(fault, tag), None),
+        Via::Http => http_server(fault, tag).await,
+        Via::Sse => sse_server(fault, tag).await,
+        Via::InProcess => panic!("an in-process server has no faults below its tools"),
+    };
+    let builder = McpAssured::client()
+        .base_uri(server.endpoint_url())
+        .timeout(TIMEOUT);
+    (builder, Some(server))
 }
 
 /// How a test reaches the fault server.
@@ -133,8 +250,11 @@ impl Via {
 /// A connected client and whatever runs the server behind it.
 pub struct Peer {
     pub client: McpClient,
-    pub tag: String,
+    /// The `fault-server` process's tag; `None` in process.
+    pub tag: Option<String>,
     pub http: Option<ServerProcess>,
+    /// The in-process server.
+    pub in_process: Option<Dropped>,
 }
 
 impl Peer {
@@ -149,38 +269,35 @@ impl Peer {
         configure: impl FnOnce(FaultServer) -> FaultServer,
         fault: Fault,
     ) -> Peer {
+        if via == Via::InProcess {
+            let server = configure(FaultServer::new());
+            let in_process = Some(server.dropped());
+            let client = McpAssured::client()
+                .service(server)
+                .timeout(TIMEOUT)
+                .build()
+                .await
+                .unwrap();
+            return Peer {
+                client,
+                tag: None,
+                http: None,
+                in_process,
+            };
+        }
         let tag = tag();
-        let (client, http) = match via {
-            Via::InProcess => (
-                McpAssured::client()
-                    .service(configure(FaultServer::new()))
-                    .timeout(TIMEOUT)
-                    .build()
-                    .await
-                    .unwrap(),
-                None,
-            ),
-            Via::Stdio => (stdio(fault, &tag).build().await.unwrap(), None),
-            Via::Http | Via::Sse => {
-                let server = if via == Via::Sse {
-                    server_on("sse", "/sse", fault, &tag).await
-                } else {
-                    http_server(fault, &tag).await
-                };
-                let client = McpAssured::client()
-                    .base_uri(server.endpoint_url())
-                    .timeout(TIMEOUT)
-                    .build()
-                    .await
-                    .unwrap();
-                (client, Some(server))
-            }
-        };
-        Peer { client, tag, http }
+        let (builder, http) = fault_server(via, fault, &tag).await;
+        Peer {
+            client: builder.build().await.unwrap(),
+            tag: Some(tag),
+            http,
+            in_process: None,
+        }
     }
 
-    /// Closes the client (an error is fine: the server may be dead) and proves that no
-    /// process was left behind.
+    /// Closes the client (an error is fine: the server may be dead) and proves that nothing
+    /// was left behind: no process (a stdio child is reaped by `close` itself), no
+    /// in-process server.
     pub async fn finish(self) {
         let pid = self.client.process_id();
         let _ = self.client.close().await;
@@ -190,7 +307,12 @@ impl Peer {
         if let Some(server) = self.http {
             server.shutdown().await;
         }
-        assert_gone(&self.tag).await;
+        if let Some(tag) = &self.tag {
+            assert_gone(tag).await;
+        }
+        if let Some(server) = &self.in_process {
+            assert_dropped(server).await;
+        }
     }
 }
 

@@ -8,7 +8,7 @@ mod auth;
 mod sse;
 mod streamable_http;
 
-pub use sse::{serve_sse, serve_sse_with};
+pub use sse::{serve_sse, serve_sse_with, serve_sse_wrapped};
 pub use streamable_http::serve_streamable_http;
 
 use std::fmt;

@@ -82,6 +82,24 @@ pub async fn serve_sse_with<S>(
 where
     S: Service<RoleServer>,
 {
+    serve_sse_wrapped(listener, options, new_session, |app| app).await
+}
+
+/// [`serve_sse_with`], with `wrap` around the app (inside the auth layer): middleware that
+/// sees `GET /sse` and `POST /message`, such as the fault suite's fault injection.
+///
+/// # Errors
+///
+/// If accepting connections fails.
+pub async fn serve_sse_wrapped<S>(
+    listener: TcpListener,
+    options: HttpOptions,
+    new_session: impl Fn() -> S + Send + Sync + 'static,
+    wrap: impl FnOnce(Router) -> Router,
+) -> io::Result<()>
+where
+    S: Service<RoleServer>,
+{
     let shutdown = CancellationToken::new();
     // Dropping this future (an aborted test task) ends the sessions too.
     let _end_sessions = shutdown.clone().drop_guard();
@@ -94,7 +112,7 @@ where
         .route("/sse", get(open_session))
         .route("/message", post(receive_message))
         .with_state(state);
-    axum::serve(listener, auth::protect(app, &options)).await
+    axum::serve(listener, auth::protect(wrap(app), &options)).await
 }
 
 async fn open_session(State(state): State<AppState>) -> impl IntoResponse {
