@@ -131,7 +131,8 @@ pub enum Error {
     /// The server sent something that is not a JSON-RPC message.
     #[error("the server sent a message that is not valid JSON-RPC ({reason}){}: {line}{}", during(.method.as_deref()), tail(.stderr_tail))]
     Undecodable {
-        /// The offending line or event data (cut to 1000 characters).
+        /// The offending line or event data (cut to 1000 characters), or a response body
+        /// (over streamable HTTP, its first 256 bytes, which is all rmcp keeps).
         line: String,
         /// Why it could not be decoded.
         reason: String,
@@ -152,8 +153,10 @@ pub enum Error {
         reason: String,
     },
 
-    /// The server answered with a result of the wrong shape for the request.
-    #[error("`{method}` got an answer of an unexpected shape: {detail}")]
+    /// The server answered with something the request cannot use: a result of the wrong
+    /// shape, pages that loop, or (over streamable HTTP) a response under another id on the
+    /// request's stream, which rmcp takes in place of the answer.
+    #[error("`{method}` got an unexpected answer: {detail}")]
     UnexpectedResponse {
         /// The request's method.
         method: String,

@@ -4,7 +4,7 @@
 use std::{error::Error as StdError, time::Duration};
 
 use rmcp::{
-    ServiceError, service::ClientInitializeError,
+    ServiceError, model::RequestId, service::ClientInitializeError,
     transport::streamable_http_client::StreamableHttpError,
 };
 
@@ -14,6 +14,7 @@ use crate::{
         diagnostics::{Diagnostics, Fault},
         http::{CONNECTION_REFUSED, status_in_message},
         sse::{PostError, describe_request_error},
+        streamable_http::unparsable_body,
     },
 };
 
@@ -33,6 +34,8 @@ struct HttpFailure {
     www_authenticate: Option<String>,
     connect_failed: bool,
     reason: Option<String>,
+    /// A body that is not JSON-RPC, and why.
+    unparsable: Option<(String, String)>,
 }
 
 fn http_failure(error: &(dyn StdError + 'static)) -> HttpFailure {
@@ -52,6 +55,7 @@ fn http_failure(error: &(dyn StdError + 'static)) -> HttpFailure {
                 StreamableHttpError::HttpStatus(status) => found.status = Some(status.status),
                 StreamableHttpError::UnexpectedServerResponse(message) => {
                     found.status = found.status.or_else(|| status_in_message(message));
+                    found.unparsable = found.unparsable.take().or_else(|| unparsable_body(message));
                 }
                 StreamableHttpError::SessionExpired => {
                     found.status = Some(404);
@@ -124,6 +128,15 @@ async fn closed(
         };
     }
     match send_failure {
+        Some(HttpFailure {
+            unparsable: Some((line, reason)),
+            ..
+        }) => Error::Undecodable {
+            line,
+            reason,
+            method,
+            stderr_tail,
+        },
         Some(failure) => Error::Transport {
             method,
             status: failure.status,
@@ -172,6 +185,30 @@ pub(crate) async fn request_failed(
             reason: other.to_string(),
         },
     }
+}
+
+/// A request sent as `id` that failed waiting for its answer.
+pub(crate) async fn answer_failed(
+    error: ServiceError,
+    method: &str,
+    id: &RequestId,
+    diagnostics: &Diagnostics,
+) -> Error {
+    // Streamable HTTP: a response under another id ended the request's stream; rmcp then
+    // reports the stream closed, but the server closed nothing.
+    if let ServiceError::TransportClosed = error
+        && let Some(answered) = diagnostics.take_misdirected(id)
+    {
+        let id = serde_json::to_string(id).unwrap_or_default();
+        return Error::UnexpectedResponse {
+            method: method.to_owned(),
+            detail: format!(
+                "the server answered under id {answered}, not this request's id {id}; rmcp \
+                 ends a request's stream at its first response, so the answer never came"
+            ),
+        };
+    }
+    request_failed(error, method, diagnostics).await
 }
 
 /// A failed `initialize` handshake (or the connection under it).

@@ -202,15 +202,18 @@ impl<T: FromServerResult> PendingRequest<T> {
             client,
             ..
         } = self;
+        let id = handle.id.clone();
         match handle.await_response().await {
             Ok(result) => T::from_server_result(result, &subject).map_err(|other| {
                 let json = serde_json::to_string(&other).unwrap_or_default();
                 Error::UnexpectedResponse {
                     method,
-                    detail: format!("got {json}"),
+                    detail: format!("a result of another shape: {json}"),
                 }
             }),
-            Err(error) => Err(failure::request_failed(error, &method, client.diagnostics()).await),
+            Err(error) => {
+                Err(failure::answer_failed(error, &method, &id, client.diagnostics()).await)
+            }
         }
     }
 

@@ -2,11 +2,13 @@
 //! "transport closed": an undecodable message, the child's exit status, its stderr tail.
 
 use std::{
-    collections::VecDeque,
+    collections::{HashMap, VecDeque},
     sync::{Arc, Mutex},
     time::Duration,
 };
 
+use rmcp::model::RequestId;
+use serde_json::Value;
 use tokio::sync::watch;
 
 /// How much of an offending line or event an error quotes.
@@ -31,6 +33,9 @@ pub(crate) struct Diagnostics {
     exit: Mutex<Option<watch::Receiver<Option<String>>>>,
     /// Responses as the server sent them, while a raw request waits for one.
     pub(crate) raw: super::raw::RawResponses,
+    /// Streamable HTTP: the id of a response that came on a request's own stream under
+    /// another id, by the request's id. rmcp ends the stream at it, so the answer is lost.
+    misdirected: Mutex<HashMap<RequestId, Value>>,
 }
 
 impl Diagnostics {
@@ -57,6 +62,16 @@ impl Diagnostics {
 
     pub(crate) fn fault(&self) -> Option<Fault> {
         lock(&self.fault).clone()
+    }
+
+    /// A response under the id `answered` came on the stream of the request `request`.
+    pub(crate) fn record_misdirected(&self, request: RequestId, answered: Value) {
+        lock(&self.misdirected).entry(request).or_insert(answered);
+    }
+
+    /// The id of a response that came on this request's stream in its place, if one did.
+    pub(crate) fn take_misdirected(&self, request: &RequestId) -> Option<Value> {
+        lock(&self.misdirected).remove(request)
     }
 
     pub(crate) fn push_stderr_line(&self, line: String) {

@@ -6,7 +6,7 @@ use std::{collections::HashMap, sync::Arc, time::Duration};
 use futures::{StreamExt, stream::BoxStream};
 use http::{HeaderName, HeaderValue};
 use rmcp::{
-    model::ClientJsonRpcMessage,
+    model::{ClientJsonRpcMessage, JsonRpcMessage, RequestId},
     transport::{
         StreamableHttpClientTransport,
         common::client_side_sse::ExponentialBackoff,
@@ -16,6 +16,8 @@ use rmcp::{
         },
     },
 };
+use serde::{Deserialize, de::IgnoredAny};
+use serde_json::Value;
 use sse_stream::Sse;
 
 use super::{
@@ -94,7 +96,8 @@ fn http_client() -> reqwest::Client {
 }
 
 /// rmcp's reqwest client, keeping each SSE event's data as received (responses sent as a
-/// plain JSON body are parsed by rmcp first, so those are kept as rmcp re-encodes them).
+/// plain JSON body are parsed by rmcp first, so those are kept as rmcp re-encodes them),
+/// and noting a response that comes on a request's own stream under another id.
 #[derive(Clone)]
 pub(crate) struct Capturing {
     inner: reqwest::Client,
@@ -103,11 +106,23 @@ pub(crate) struct Capturing {
 
 type Events = BoxStream<'static, Result<Sse, SseError>>;
 
+/// What tells a response from other messages, and whom it answers.
+#[derive(Deserialize)]
+struct Head {
+    id: Option<Value>,
+    method: Option<IgnoredAny>,
+}
+
 impl Capturing {
-    fn tap(&self, response: StreamableHttpPostResponse) -> StreamableHttpPostResponse {
+    /// `request`: the id of the request posted, whose answer the response's stream is for.
+    fn tap(
+        &self,
+        response: StreamableHttpPostResponse,
+        request: Option<RequestId>,
+    ) -> StreamableHttpPostResponse {
         match response {
             StreamableHttpPostResponse::Sse(events, session) => {
-                StreamableHttpPostResponse::Sse(self.tap_events(events), session)
+                StreamableHttpPostResponse::Sse(self.tap_events(events, request), session)
             }
             StreamableHttpPostResponse::Json(message, session) => {
                 if self.diagnostics.raw.wanted()
@@ -121,15 +136,27 @@ impl Capturing {
         }
     }
 
-    fn tap_events(&self, events: Events) -> Events {
+    fn tap_events(&self, events: Events, request: Option<RequestId>) -> Events {
         let diagnostics = self.diagnostics.clone();
         events
             .inspect(move |event| {
-                if let Ok(Sse {
+                let Ok(Sse {
                     data: Some(data), ..
                 }) = event
+                else {
+                    return;
+                };
+                diagnostics.raw.record_bytes(data.as_bytes());
+                // rmcp ends a request's stream at its first response, whatever the id: one
+                // under another id takes the place of the answer, which is then lost.
+                if let Some(request) = &request
+                    && let Ok(Head {
+                        id: Some(id),
+                        method: None,
+                    }) = serde_json::from_str(data)
+                    && serde_json::to_value(request).ok().as_ref() != Some(&id)
                 {
-                    diagnostics.raw.record_bytes(data.as_bytes());
+                    diagnostics.record_misdirected(request.clone(), id);
                 }
             })
             .boxed()
@@ -147,11 +174,12 @@ impl StreamableHttpClient for Capturing {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
+        let request = request_id(&message);
         let response = self
             .inner
             .post_message(uri, message, session_id, auth_header, custom_headers)
             .await?;
-        Ok(self.tap(response))
+        Ok(self.tap(response, request))
     }
 
     async fn post_message_with_max_sse_event_size(
@@ -163,6 +191,7 @@ impl StreamableHttpClient for Capturing {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         max_sse_event_size: usize,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
+        let request = request_id(&message);
         let response = self
             .inner
             .post_message_with_max_sse_event_size(
@@ -174,7 +203,7 @@ impl StreamableHttpClient for Capturing {
                 max_sse_event_size,
             )
             .await?;
-        Ok(self.tap(response))
+        Ok(self.tap(response, request))
     }
 
     async fn delete_session(
@@ -201,7 +230,7 @@ impl StreamableHttpClient for Capturing {
             .inner
             .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
             .await?;
-        Ok(self.tap_events(events))
+        Ok(self.tap_events(events, None))
     }
 
     async fn get_stream_with_max_sse_event_size(
@@ -224,6 +253,65 @@ impl StreamableHttpClient for Capturing {
                 max_sse_event_size,
             )
             .await?;
-        Ok(self.tap_events(events))
+        Ok(self.tap_events(events, None))
+    }
+}
+
+/// How rmcp's reqwest client begins its message about a response body that is not a
+/// JSON-RPC message: `{UNPARSABLE_BODY}{serde's error}: {the body's first 256 bytes}`.
+const UNPARSABLE_BODY: &str = "could not parse JSON response as ServerJsonRpcMessage: ";
+
+/// The body and why it is not JSON-RPC, out of rmcp's message about a response body it could
+/// not parse. rmcp reads the body itself and keeps nothing of it but this text, so the text
+/// is all there is to quote (short of re-implementing rmcp's POST); `None` if the message
+/// is not of that shape.
+pub(crate) fn unparsable_body(message: &str) -> Option<(String, String)> {
+    let rest = message.strip_prefix(UNPARSABLE_BODY)?;
+    // serde's error ends with its position, `at line L column C`; the body follows.
+    rest.match_indices(" at line ").find_map(|(at, marker)| {
+        let after = &rest[at + marker.len()..];
+        let (line, after) = after.split_once(" column ")?;
+        let (column, body) = after.split_once(": ")?;
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        (digits(line) && digits(column)).then(|| {
+            let reason = &rest[..rest.len() - body.len() - 2];
+            (body.to_owned(), reason.to_owned())
+        })
+    })
+}
+
+fn request_id(message: &ClientJsonRpcMessage) -> Option<RequestId> {
+    match message {
+        JsonRpcMessage::Request(request) => Some(request.id.clone()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_body_in_rmcps_message() {
+        let html = "<html><body><h1>Welcome: nginx!</h1></body></html>";
+        let error = serde_json::from_str::<Value>(html).unwrap_err();
+        let message = format!("{UNPARSABLE_BODY}{error}: {html}");
+        assert_eq!(
+            unparsable_body(&message),
+            Some((
+                html.to_owned(),
+                "expected value at line 1 column 1".to_owned()
+            ))
+        );
+        let reason = "invalid type: string \"x at line 9\", expected a map at line 1 column 3";
+        assert_eq!(
+            unparsable_body(&format!("{UNPARSABLE_BODY}{reason}: \"x at line 9\"")),
+            Some(("\"x at line 9\"".to_owned(), reason.to_owned()))
+        );
+        assert_eq!(unparsable_body("HTTP 500 Internal Server Error: x"), None);
+        assert_eq!(
+            unparsable_body(&format!("{UNPARSABLE_BODY}no position: x")),
+            None
+        );
     }
 }

@@ -31,6 +31,9 @@ use super::{Fault, FaultServer, STRAY_RESPONSE};
 /// The `WWW-Authenticate` challenge of [`Fault::Unauthorized`].
 pub const CHALLENGE: &str = r#"Bearer realm="fault-server", error="invalid_token""#;
 
+/// The body of [`Fault::NonJson`]'s answers.
+pub const NON_JSON_BODY: &str = "<html><body><h1>Welcome to nginx!</h1></body></html>";
+
 /// The largest request body the middleware reads.
 const BODY_LIMIT: usize = 16 * 1024 * 1024;
 
@@ -96,11 +99,9 @@ async fn misbehave(State(faults): State<Arc<Faults>>, request: Request, next: Ne
             "internal error: database unavailable",
         )
             .into_response(),
-        Fault::NonJson => (
-            [(header::CONTENT_TYPE, "application/json")],
-            "<html><body><h1>Welcome to nginx!</h1></body></html>",
-        )
-            .into_response(),
+        Fault::NonJson => {
+            ([(header::CONTENT_TYPE, "application/json")], NON_JSON_BODY).into_response()
+        }
         Fault::DropMidStream | Fault::ExpireSession | Fault::UnknownId => {
             let (parts, body) = request.into_parts();
             let Ok(bytes) = axum::body::to_bytes(body, BODY_LIMIT).await else {

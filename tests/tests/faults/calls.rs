@@ -233,30 +233,47 @@ on!(a_crash_between_calls: stdio, http, sse);
 /// A response with an id nobody asked for, before each answer: the client records each
 /// stray response by the time the call after it returns. On one stream (stdio) the calls go
 /// on undisturbed. Over streamable HTTP, rmcp ends a call's SSE stream at its first
-/// response, whatever the id, so the real answer is lost: a transport error naming the call,
-/// at once, and the session goes on. (HTTP+SSE has one event stream per session, like stdio:
-/// nothing to add to stdio's case.)
+/// response, whatever the id, so the real answer is lost: an error naming the call and both
+/// ids (not a closed connection: the server closed nothing), at once, and the session goes
+/// on. (HTTP+SSE has one event stream per session, like stdio: nothing to add to stdio's
+/// case.)
 async fn a_response_with_an_unknown_id_is_recorded(via: Via) {
     let peer = Peer::with(via, |server| server, Fault::UnknownId).await;
     let stray: Value = serde_json::from_str(STRAY_RESPONSE).unwrap();
     for round in 1..=3 {
         let text = format!("round {round}");
         let started = Instant::now();
-        let result = peer.client.call_tool("echo", json!({ "text": text })).await;
+        let call = peer
+            .client
+            .start_call_tool("echo", json!({ "text": text }))
+            .await
+            .unwrap();
+        let id = serde_json::to_string(call.request_id()).unwrap();
+        let result = call.result().await;
         assert_within(started, Duration::from_secs(3));
         assert_eq!(peer.client.stray_responses(), vec![stray.clone(); round]);
         match (via, result) {
             (Via::Stdio, Ok(result)) => assert_eq!(result.text(), text),
-            (
-                Via::Http,
-                Err(Error::Transport {
-                    method,
-                    status: None,
-                    reason,
-                }),
-            ) => {
-                assert_eq!(method.as_deref(), Some("tools/call echo"));
-                assert_eq!(reason, "the server closed the connection");
+            (Via::Http, Err(error)) => {
+                let Error::UnexpectedResponse { method, detail } = &error else {
+                    panic!("expected an unexpected answer, got {error:?}");
+                };
+                assert_eq!(method, "tools/call echo");
+                assert_eq!(
+                    detail,
+                    &format!(
+                        "the server answered under id {}, not this request's id {id}; rmcp \
+                         ends a request's stream at its first response, so the answer never \
+                         came",
+                        stray["id"]
+                    )
+                );
+                assert!(
+                    error
+                        .to_string()
+                        .starts_with("`tools/call echo` got an unexpected answer: "),
+                    "{error}"
+                );
                 // Only the call's stream ended: the session goes on.
                 peer.client.ping().await.unwrap();
             }

@@ -10,7 +10,10 @@ use mcp_assured::{
 };
 use mcp_assured_tests::{
     ServerProcess,
-    faults::{Fault, http::CHALLENGE},
+    faults::{
+        Fault,
+        http::{CHALLENGE, NON_JSON_BODY},
+    },
 };
 use serde_json::json;
 
@@ -121,22 +124,22 @@ async fn error_statuses_are_connect_errors_with_status_challenge_and_body() {
 async fn a_body_that_is_not_json_is_quoted() {
     let tag = tag();
     let server = http_server(Fault::NonJson, &tag).await;
+    // Streamable HTTP: undecodable, as a line that is not JSON over stdio is.
     let error = connect_error(&server, "/mcp").await;
     match &error {
-        Error::Transport {
-            method,
-            status: None,
+        Error::Undecodable {
+            line,
             reason,
+            method,
+            stderr_tail: None,
         } => {
             assert_eq!(method.as_deref(), Some("initialize"), "{error:?}");
-            assert!(
-                reason.contains("could not parse JSON response"),
-                "{error:?}"
-            );
-            assert!(reason.contains("Welcome to nginx!"), "{error:?}");
+            assert_eq!(line, NON_JSON_BODY, "{error:?}");
+            assert_eq!(reason, "expected value at line 1 column 1", "{error:?}");
         }
-        other => panic!("expected a transport error, got {other:?}"),
+        other => panic!("expected an undecodable message, got {other:?}"),
     }
+    assert!(error.to_string().contains(NON_JSON_BODY), "{error}");
     // An HTTP+SSE endpoint must answer with an event stream; the error says what came instead.
     let error = connect_error(&server, "/sse").await;
     match &error {
@@ -169,8 +172,16 @@ async fn a_connection_dropped_mid_stream(via: Via) {
         .unwrap_err();
     assert_within(started, Duration::from_secs(3));
     match &error {
-        Error::Transport { method, .. } => {
+        Error::Transport { method, reason, .. } => {
             assert_eq!(method.as_deref(), Some("tools/call echo"), "{error:?}");
+            // No response came under another id: a drop is told as one.
+            if via == Via::Http {
+                assert!(
+                    reason.contains("connection closed")
+                        || reason.contains("closed the connection"),
+                    "{error:?}"
+                );
+            }
         }
         other => panic!("expected a transport error, got {other:?}"),
     }
