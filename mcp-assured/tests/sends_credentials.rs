@@ -86,3 +86,29 @@ async fn a_bearer_token_is_sent_as_authorization() {
         );
     }
 }
+
+/// A user and password in the URL are sent as basic auth, and never shown with the URL.
+#[tokio::test]
+async fn credentials_in_the_url_are_sent_as_basic_auth_and_not_shown() {
+    for path in ["/mcp", "/sse"] {
+        let (url, request) = capture_one_request().await;
+        let url = url.replace("http://", "http://aladdin:open%20sesame@");
+        let error = McpAssured::client()
+            .base_uri(format!("{url}{path}"))
+            .build()
+            .await
+            .unwrap_err();
+        let head = request.await.unwrap();
+        // base64("aladdin:open sesame")
+        assert!(
+            head.contains("authorization: basic ywxhzgrpbjpvcgvuihnlc2ftzq=="),
+            "{path}: {head}"
+        );
+        let shown = format!("{error} {error:?}");
+        assert!(
+            !shown.contains("open") && !shown.contains("aladdin"),
+            "{path}: {shown}"
+        );
+        assert!(shown.contains("401"), "{path}: {shown}");
+    }
+}

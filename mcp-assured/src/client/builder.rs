@@ -344,7 +344,7 @@ fn capabilities(answers: &Answers) -> ClientCapabilities {
     serde_json::from_value(capabilities.into()).expect("client capabilities are well-formed")
 }
 
-fn http_target(uri: &str, kind: Option<HttpKind>, http: HttpSettings) -> Result<Target> {
+fn http_target(uri: &str, kind: Option<HttpKind>, mut http: HttpSettings) -> Result<Target> {
     let mut url = reqwest::Url::parse(uri).map_err(|e| {
         Error::invalid(
             "base URI",
@@ -357,6 +357,7 @@ fn http_target(uri: &str, kind: Option<HttpKind>, http: HttpSettings) -> Result<
             format!("`{uri}` is not an http(s) URL"),
         ));
     }
+    take_userinfo(&mut url, &mut http)?;
     let kind = kind.unwrap_or(if url.path().trim_end_matches('/').ends_with("/sse") {
         HttpKind::Sse
     } else {
@@ -373,6 +374,33 @@ fn http_target(uri: &str, kind: Option<HttpKind>, http: HttpSettings) -> Result<
         HttpKind::StreamableHttp => Target::StreamableHttp { url, http },
         HttpKind::Sse => Target::Sse { url, http },
     })
+}
+
+/// Credentials in the URL (`http://user:password@host/mcp`) become basic auth, as a browser
+/// or reqwest would send them, and leave the URL, which errors and logs show.
+fn take_userinfo(url: &mut reqwest::Url, http: &mut HttpSettings) -> Result<()> {
+    if url.username().is_empty() && url.password().is_none() {
+        return Ok(());
+    }
+    if http.auth.is_some() {
+        return Err(Error::invalid(
+            "base URI",
+            "it carries a user and password, and other credentials are set too: give one",
+        ));
+    }
+    let decode = |text: &str| {
+        percent_encoding::percent_decode_str(text)
+            .decode_utf8_lossy()
+            .into_owned()
+    };
+    http.auth = Some(Auth::Basic {
+        user: decode(url.username()),
+        password: Secret::new(decode(url.password().unwrap_or_default())),
+    });
+    // Neither can fail on an http(s) URL, which has a host.
+    let _ = url.set_username("");
+    let _ = url.set_password(None);
+    Ok(())
 }
 
 #[cfg(test)]
@@ -404,6 +432,28 @@ mod tests {
             matches!(&forced, Target::Sse { url, .. } if url == "http://127.0.0.1:8080/sse"),
             "{forced:?}"
         );
+    }
+
+    #[test]
+    fn credentials_in_the_url_become_basic_auth() {
+        let target = target_of(McpAssured::client().base_uri("http://ada:p%40ss@127.0.0.1:1/mcp"));
+        let Target::StreamableHttp { url, http } = &target else {
+            panic!("{target:?}")
+        };
+        assert_eq!(url, "http://127.0.0.1:1/mcp");
+        assert!(
+            matches!(&http.auth, Some(Auth::Basic { user, password })
+                if user == "ada" && password.expose() == "p@ss"),
+            "{http:?}"
+        );
+        let both = McpAssured::client()
+            .base_uri("http://ada:pass@127.0.0.1:1/mcp")
+            .bearer_token("t")
+            .into_parts()
+            .unwrap_err()
+            .to_string();
+        assert!(both.contains("other credentials are set too"), "{both}");
+        assert!(!both.contains("pass@"), "{both}");
     }
 
     #[test]
