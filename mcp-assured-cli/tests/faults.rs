@@ -308,8 +308,7 @@ async fn reconnect_loops_leave_nothing_behind(
     let open = listed["metadata"]["total_connections"].as_u64().unwrap();
     assert!(open <= 3, "{listed}");
     // Replaced and closed connections stopped their servers: at most the open ones remain.
-    let children = children_of(companion);
-    assert!(children.len() as u64 <= open, "{children:?} for {listed}");
+    await_children(companion, open as usize).await;
     for index in 0..3 {
         let _ = client
             .call_tool("disconnect", json!({"connection": format!("loop{index}")}))
@@ -321,17 +320,23 @@ async fn reconnect_loops_leave_nothing_behind(
         json!(0),
         "{listed}"
     );
-    // Every stdio server it started has been stopped and reaped (a zombie keeps its parent).
+    // Every stdio server it started has been stopped and reaped.
+    await_children(companion, 0).await;
+    client.ping().await.unwrap();
+}
+
+/// Waits (10 s at most) until `parent` has no more than `at_most` child processes, zombies
+/// counted (a child not yet reaped keeps its parent).
+async fn await_children(parent: u32, at_most: usize) {
     let deadline = Instant::now() + Duration::from_secs(10);
-    while !children_of(companion).is_empty() {
+    while children_of(parent).len() > at_most {
         assert!(
             Instant::now() < deadline,
-            "servers the companion started are still there: {:?}",
-            children_of(companion)
+            "expected at most {at_most} servers still started by the companion, found {:?}",
+            children_of(parent)
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    client.ping().await.unwrap();
 }
 
 #[mcp_test(server = bin("mcp-assured"), args("serve"), timeout = "120s")]

@@ -18,10 +18,12 @@ use serde_json::{Value, json};
 const TOKEN: &str = "tok-SECRET-4f9a1c77";
 const HEADER: &str = "X-Api-Key";
 const HEADER_VALUE: &str = "hdr-SECRET-8b2e7d55";
+/// A secret given with the wrong type, which serde quotes in its error.
+const NUMERIC_SECRET: u64 = 73_915_286_404;
 
 #[track_caller]
 fn assert_clean(what: &str, text: &str) {
-    for secret in [TOKEN, HEADER_VALUE, "SECRET"] {
+    for secret in [TOKEN, HEADER_VALUE, "SECRET", &NUMERIC_SECRET.to_string()] {
         assert!(
             !text.contains(secret),
             "{what} contains the secret `{secret}`:\n{text}"
@@ -60,6 +62,11 @@ fn servers() -> &'static (String, String) {
         });
         receiver.recv().unwrap()
     })
+}
+
+/// `url` with a user and the token as password in it.
+fn with_password(url: &str) -> String {
+    url.replace("http://", &format!("http://ada:{TOKEN}@"))
 }
 
 fn url(address: SocketAddr) -> String {
@@ -232,7 +239,16 @@ async fn the_companion_never_shows_the_secrets() {
         ),
         (
             "connect_to_server",
+            json!({"command": "sh", "env": {"API_PIN": NUMERIC_SECRET}}),
+        ),
+        (
+            "connect_to_server",
             with_secrets(json!({"url": "not a url"})),
+        ),
+        // A user and password in the URL: sent as basic auth, never shown.
+        (
+            "connect_to_server",
+            json!({"url": with_password(refusing), "name": "userinfo"}),
         ),
     ] {
         let answer = companion.call_tool(tool, args).await.unwrap();
@@ -294,7 +310,14 @@ fn run(command: &mut std::process::Command) -> (std::process::Output, String) {
 fn the_commands_never_show_the_secrets() {
     let (protected, refusing) = servers();
     let header = format!("{HEADER}: {HEADER_VALUE}");
-    for (url, succeeds) in [(protected, true), (refusing, false)] {
+    let with_token = ["--bearer-token", TOKEN, "-H", &header];
+    let in_url = with_password(refusing);
+    for (url, credentials, succeeds) in [
+        (protected, &with_token[..], true),
+        (refusing, &with_token[..], false),
+        // The password travels in the URL.
+        (&in_url, &with_token[2..], false),
+    ] {
         for command in [
             vec!["list"],
             vec!["call", "echo", "--arg", "message=hi"],
@@ -304,7 +327,8 @@ fn the_commands_never_show_the_secrets() {
                 "CARGO_BIN_EXE_mcp-assured"
             ))
             .args(&command)
-            .args(["--bearer-token", TOKEN, "-H", &header, url]));
+            .args(credentials)
+            .arg(url));
             if succeeds && command[0] != "check" {
                 assert!(output.status.success(), "{command:?}: {printed}");
             } else if !succeeds {

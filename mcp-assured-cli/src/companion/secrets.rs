@@ -41,13 +41,13 @@ fn redact_value(value: &Value) -> Value {
     }
 }
 
-/// `text` with every string found in `args`' credential arguments replaced: quoted as serde
-/// quotes it in a type error (`string "…"`), and bare.
+/// `text` with every value found in `args`' credential arguments replaced: quoted as serde
+/// quotes it in a type error (`string "…"`, ``integer `1234` ``), and bare.
 pub(crate) fn scrub(text: &str, args: &JsonObject) -> String {
     let mut secrets = Vec::new();
     for name in SECRET_ARGUMENTS {
         if let Some(value) = args.get(name) {
-            strings_in(value, &mut secrets);
+            values_in(value, &mut secrets);
         }
     }
     // Longest first, so that a secret containing another is replaced whole.
@@ -55,6 +55,7 @@ pub(crate) fn scrub(text: &str, args: &JsonObject) -> String {
     let mut text = text.to_owned();
     for secret in secrets {
         text = text.replace(&format!("{secret:?}"), &format!("{REDACTED:?}"));
+        text = text.replace(&format!("`{secret}`"), &format!("`{REDACTED}`"));
         if secret.len() >= SHORTEST_BARE {
             text = text.replace(&secret, REDACTED);
         }
@@ -62,12 +63,28 @@ pub(crate) fn scrub(text: &str, args: &JsonObject) -> String {
     text
 }
 
-fn strings_in(value: &Value, found: &mut Vec<String>) {
+/// `url` without a user and password (`http://user:pass@host/mcp` → `http://host/mcp`):
+/// the client sends them as basic auth, and the answers show the URL.
+pub(crate) fn without_userinfo(url: &str) -> String {
+    let Some(scheme_end) = url.find("://").map(|at| at + 3) else {
+        return url.to_owned();
+    };
+    let rest = &url[scheme_end..];
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    match rest[..authority_end].rfind('@') {
+        Some(at) => format!("{}{}", &url[..scheme_end], &rest[at + 1..]),
+        None => url.to_owned(),
+    }
+}
+
+fn values_in(value: &Value, found: &mut Vec<String>) {
     match value {
         Value::String(text) if !text.is_empty() => found.push(text.clone()),
-        Value::Object(entries) => entries.values().for_each(|value| strings_in(value, found)),
-        Value::Array(items) => items.iter().for_each(|value| strings_in(value, found)),
-        _ => {}
+        Value::String(_) | Value::Null => {}
+        // A number or a boolean is quoted by serde too (`invalid type: integer `1234``).
+        Value::Number(_) | Value::Bool(_) => found.push(value.to_string()),
+        Value::Object(entries) => entries.values().for_each(|value| values_in(value, found)),
+        Value::Array(items) => items.iter().for_each(|value| values_in(value, found)),
     }
 }
 
@@ -101,6 +118,19 @@ mod tests {
     }
 
     #[test]
+    fn a_url_is_shown_without_its_user_and_password() {
+        assert_eq!(
+            without_userinfo("http://ada:p@ss@127.0.0.1:1/mcp?x=a@b"),
+            "http://127.0.0.1:1/mcp?x=a@b"
+        );
+        assert_eq!(
+            without_userinfo("http://127.0.0.1:1/a@b"),
+            "http://127.0.0.1:1/a@b"
+        );
+        assert_eq!(without_userinfo("not a url"), "not a url");
+    }
+
+    #[test]
     fn a_quoted_or_bare_secret_is_scrubbed_from_a_message() {
         let args = object(json!({
             "headers": "X-Api-Key: key-\"abcdef\"",
@@ -111,6 +141,11 @@ mod tests {
         assert_eq!(
             scrub(message, &args),
             r#"invalid type: string "[redacted]", expected a map; abc in "[redacted]""#
+        );
+        let number = object(json!({"env": {"PIN": 987654}}));
+        assert_eq!(
+            scrub("invalid type: integer `987654`, expected a string", &number),
+            "invalid type: integer `[redacted]`, expected a string"
         );
         let bare = object(json!({"bearer_token": "tok-123456"}));
         assert_eq!(

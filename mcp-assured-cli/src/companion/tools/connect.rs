@@ -13,6 +13,7 @@ use crate::companion::{
     answer::Answer,
     clock::{iso, now},
     errors::{ErrorType, Operation, classify, details},
+    secrets,
     state::{Connection, DEFAULT_CONNECTION, Stats},
 };
 
@@ -196,7 +197,7 @@ fn target(
                 TransportName::Sse => builder.sse(),
                 _ => builder.streamable_http(),
             };
-            Ok((transport, url.clone(), builder))
+            Ok((transport, secrets::without_userinfo(url), builder))
         }
         (None, Some(command)) => {
             if matches!(
