@@ -5,8 +5,12 @@
 //! same number of calls).
 //!
 //! ```sh
+//! cargo build --release -p mcp-assured-examples --bin example-server   # the baseline, fresh
 //! cargo bench -p mcp-assured-cli --bench companion_overhead [-- CALLS]
 //! ```
+//!
+//! The baseline is `target/release/example-server` as it is (the bench cannot build into
+//! the target directory `cargo bench` holds), hence the first command.
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -50,21 +54,25 @@ async fn main() -> Result<(), Box<dyn Error>> {
         .await?;
     assert_eq!(connected.is_error, Some(false), "{connected:?}");
 
-    let direct_call = || async {
-        direct
-            .call_tool("echo", json!({"message": "hi"}))
-            .await
-            .map(drop)
+    let direct_call = || {
+        timed(async {
+            direct
+                .call_tool("echo", json!({"message": "hi"}))
+                .await
+                .map(drop)
+        })
     };
-    let through_call = || async {
-        let result = companion
-            .call_tool(
-                "call_tool",
-                json!({"name": "echo", "arguments": {"message": "hi"}}),
-            )
-            .await?;
-        assert_eq!(result.is_error, Some(false));
-        Ok(())
+    let through_call = || {
+        timed(async {
+            let result = companion
+                .call_tool(
+                    "call_tool",
+                    json!({"name": "echo", "arguments": {"message": "hi"}}),
+                )
+                .await?;
+            assert_eq!(result.is_error, Some(false));
+            Ok(())
+        })
     };
     let (through, direct_times) = alternate(calls, through_call, direct_call).await?;
     let companion_rss = peak_rss_kib(&companion);
@@ -78,11 +86,13 @@ async fn main() -> Result<(), Box<dyn Error>> {
         || start(&example, &[]),
     )
     .await?;
-    let example_rss = example_rss_after(&example, calls).await?;
+    let example_rss = example_rss_after(&example, through.len()).await?;
 
     println!(
-        "mcp-assured companion, release build; {calls} calls each after {WARM_UP} warm-ups, \
-         {STARTS} starts each, in {ROUNDS} alternating rounds\n"
+        "mcp-assured companion, release build; {} calls each after {WARM_UP} warm-ups, \
+         {} starts each, in {ROUNDS} alternating rounds\n",
+        through.len(),
+        companion_starts.len()
     );
     println!("| figure | companion | baseline | ratio |");
     println!("| --- | --- | --- | --- |");
@@ -112,7 +122,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
     );
     match (companion_rss, example_rss) {
         (Some(companion), Some(example)) => println!(
-            "| peak RSS after {calls} calls vs the example server's after {calls} `echo`s \
+            "| peak RSS after the calls vs the example server's after as many `echo`s \
              over stdio | {:.1} MiB | {:.1} MiB | {:.2} |",
             companion as f64 / 1024.0,
             example as f64 / 1024.0,
@@ -123,9 +133,10 @@ async fn main() -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// Runs `ours` and `baseline` `count` times each after warm-ups, in alternating rounds (and
-/// alternating which goes first), so that drift on a busy machine hits both alike; returns
-/// both sets of times, sorted.
+/// Runs `ours` and `baseline` (each returning how long it took) after warm-ups, in
+/// `ROUNDS` alternating rounds of `count / ROUNDS` (rounded up) each, alternating which goes
+/// first too, so that drift on a busy machine hits both alike; returns both sets of times,
+/// sorted.
 async fn alternate<A, B, FutA, FutB>(
     count: usize,
     mut ours: A,
@@ -134,8 +145,8 @@ async fn alternate<A, B, FutA, FutB>(
 where
     A: FnMut() -> FutA,
     B: FnMut() -> FutB,
-    FutA: Future<Output = mcp_assured::Result<()>>,
-    FutB: Future<Output = mcp_assured::Result<()>>,
+    FutA: Future<Output = mcp_assured::Result<Duration>>,
+    FutB: Future<Output = mcp_assured::Result<Duration>>,
 {
     for _ in 0..WARM_UP.min(count) {
         ours().await?;
@@ -164,24 +175,35 @@ async fn time<F, Fut>(
 ) -> mcp_assured::Result<()>
 where
     F: FnMut() -> Fut,
-    Fut: Future<Output = mcp_assured::Result<()>>,
+    Fut: Future<Output = mcp_assured::Result<Duration>>,
 {
     for _ in 0..count {
-        let start = Instant::now();
-        call().await?;
-        times.push(start.elapsed());
+        times.push(call().await?);
     }
     Ok(())
 }
 
-/// Spawns `program` as a stdio MCP server, completes `initialize`, and closes it.
-async fn start(program: &Path, args: &[&str]) -> mcp_assured::Result<()> {
+/// How long `call` takes.
+async fn timed(
+    call: impl Future<Output = mcp_assured::Result<()>>,
+) -> mcp_assured::Result<Duration> {
+    let start = Instant::now();
+    call.await?;
+    Ok(start.elapsed())
+}
+
+/// How long spawning `program` as a stdio MCP server and completing `initialize` takes (the
+/// client is closed after the clock stops).
+async fn start(program: &Path, args: &[&str]) -> mcp_assured::Result<Duration> {
+    let started = Instant::now();
     let client = McpAssured::client()
         .command(program)
         .args(args)
         .build()
         .await?;
-    client.close().await
+    let took = started.elapsed();
+    client.close().await?;
+    Ok(took)
 }
 
 /// The example server's peak RSS after `calls` `echo` calls over stdio.
