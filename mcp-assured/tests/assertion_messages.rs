@@ -820,6 +820,33 @@ mod rest_executions {
         );
     }
 
+    /// A code or message that is not a string still makes an `Execution`, keeping what came,
+    /// and fails the conformance check rather than the decoding.
+    #[test]
+    fn an_error_code_or_message_of_another_type_is_kept_and_reported() {
+        let odd = execution(
+            500,
+            json!({"success": false, "error": {"code": 7, "message": {"text": "boom"}}}),
+        );
+        assert_eq!(odd.error_code(), Some(&ErrorCode::Other("7".into())));
+        odd.assert().message_contains(r#"{"text":"boom"}"#);
+        assert!(
+            message(odd.assert().try_is_conforming_envelope()).starts_with(&format!(
+                "Expected tool `current_weather` to answer with a conforming REST envelope, but \
+                 error.code is a number, not a string; error.message is an object, not a string.{}",
+                facts(500)
+            ))
+        );
+        let no_code = execution(400, json!({"success": false, "error": {"message": 5}}));
+        assert_eq!(no_code.error.as_ref().unwrap().message, "5");
+        assert!(
+            message(no_code.assert().try_is_conforming_envelope()).starts_with(
+                "Expected tool `current_weather` to answer with a conforming REST envelope, but \
+                 error.code is missing, not a string; error.message is a number, not a string."
+            )
+        );
+    }
+
     #[test]
     #[should_panic(expected = "Expected tool `current_weather` to succeed over REST")]
     fn the_panicking_twin_panics_with_the_message() {

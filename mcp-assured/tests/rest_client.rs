@@ -261,8 +261,9 @@ fn envelope(result: serde_json::Value) -> ResponseTemplate {
     }))
 }
 
-/// The context reaches the server as the spec's `context` object, and a context timeout
-/// longer than the client's stretches the client's.
+/// The context reaches the server as the spec's `context` object, and any context timeout,
+/// even one equal to or shorter than the client's, lets the client wait 5 s past it, so that
+/// the server's `TIMEOUT_ERROR` is what comes back.
 #[tokio::test]
 async fn the_context_is_sent_and_its_timeout_stretches_the_clients() {
     let server = MockServer::start().await;
@@ -276,6 +277,17 @@ async fn the_context_is_sent_and_its_timeout_stretches_the_clients() {
         .expect(1)
         .mount(&server)
         .await;
+    for (millis, answer) in [(300, "equal"), (100, "shorter")] {
+        Mock::given(method("POST"))
+            .and(path("/mcp/tools/echo/execute"))
+            .and(body_json(
+                json!({"params": {"a": 1}, "context": {"timeout": millis}}),
+            ))
+            .respond_with(envelope(json!(answer)).set_delay(Duration::from_millis(600)))
+            .expect(1)
+            .mount(&server)
+            .await;
+    }
     Mock::given(method("POST"))
         .and(path("/mcp/tools/echo/execute"))
         .and(body_json(json!({"params": {"a": 1}})))
@@ -301,25 +313,21 @@ async fn the_context_is_sent_and_its_timeout_stretches_the_clients() {
         .assert()
         .is_conforming_envelope()
         .result_equals("with context");
-    // Without a context, or with a shorter one, the client's own timeout holds.
-    Mock::given(method("POST"))
-        .and(path("/mcp/tools/echo/execute"))
-        .and(body_json(
-            json!({"params": {"a": 1}, "context": {"timeout": 100}}),
-        ))
-        .respond_with(envelope(json!("short")).set_delay(Duration::from_millis(600)))
-        .expect(1)
-        .mount(&server)
-        .await;
-    let short = ExecutionContext::new().timeout(Duration::from_millis(100));
-    for context in [None, Some(short)] {
-        let error = rest
-            .execute_with("echo", json!({"a": 1}), context)
+    for (millis, answer) in [(300, "equal"), (100, "shorter")] {
+        let context = ExecutionContext::new().timeout(Duration::from_millis(millis));
+        let executed = rest
+            .execute_with("echo", json!({"a": 1}), Some(context))
             .await
-            .unwrap_err();
-        assert!(
-            matches!(&error, Error::Timeout { timeout, .. } if *timeout == Duration::from_millis(300)),
-            "{error:?}"
-        );
+            .unwrap();
+        executed.assert().result_equals(answer);
     }
+    // Without a context, the client's own timeout holds.
+    let error = rest
+        .execute_with("echo", json!({"a": 1}), None)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, Error::Timeout { timeout, .. } if *timeout == Duration::from_millis(300)),
+        "{error:?}"
+    );
 }

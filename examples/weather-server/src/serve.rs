@@ -27,7 +27,9 @@ pub async fn serve_streamable_http(listener: TcpListener, server: WeatherServer)
 
 /// Serves `server` as a hybrid server: MCP at `/mcp` and the same tools over REST at
 /// `/mcp/tools` (see [`rest`](mod@crate::rest)), both behind the bearer token of `options` if
-/// it has one, until the future is dropped.
+/// it has one (except unknown paths, answered 404 without a token, and what
+/// [`Drift::Auth`](crate::rest::Drift::Auth) opens: the execute endpoint, and MCP to any
+/// bearer token), until the future is dropped.
 ///
 /// # Errors
 ///

@@ -209,6 +209,55 @@ mod hybrid {
         assert_eq!(executed.error_code(), Some(&ErrorCode::TimeoutError));
     }
 
+    /// Any number of milliseconds above 0 is a timeout, a fraction rounded up; anything else
+    /// is refused, not ignored.
+    #[mcp_test]
+    async fn a_context_timeout_is_any_positive_number(
+        server: &ServerProcess,
+        backend: &MockServer,
+    ) {
+        slow_weather(backend).await;
+        let execute = "/mcp/tools/current_weather/execute";
+        let post = reqwest::Method::POST;
+        let fractional = r#"{"params": {"city": "London"}, "context": {"timeout": 100.5}}"#;
+        let (timed_out, _) = raw(server, post.clone(), execute, fractional).await;
+        timed_out
+            .assert()
+            .has_status(504)
+            .has_error_code(ErrorCode::TimeoutError)
+            .message_contains("took longer than 101 ms");
+        for (body, provided) in [
+            (
+                r#"{"params": {"city": "London"}, "context": {"timeout": "30000"}}"#,
+                json!("30000"),
+            ),
+            (
+                r#"{"params": {"city": "London"}, "context": {"timeout": 0}}"#,
+                json!(0),
+            ),
+            (
+                r#"{"params": {"city": "London"}, "context": {"timeout": -5}}"#,
+                json!(-5),
+            ),
+            (
+                r#"{"params": {"city": "London"}, "context": {"timeout": null}}"#,
+                json!(null),
+            ),
+        ] {
+            let (refused, _) = raw(server, post.clone(), execute, body).await;
+            refused
+                .assert()
+                .has_status(400)
+                .has_error_code(ErrorCode::ValidationError)
+                .message_contains("`context.timeout` must be a number of milliseconds above 0");
+            assert_eq!(
+                refused.error.unwrap().details,
+                Some(json!({"field": "context.timeout", "provided": provided})),
+                "{body}"
+            );
+        }
+    }
+
     #[mcp_test]
     async fn a_body_over_the_specs_10_mb_is_a_413_envelope(
         server: &ServerProcess,
@@ -708,6 +757,104 @@ mod drift {
             failed(&report),
             [("parity.auth", expected.as_str())],
             "{report}"
+        );
+    }
+}
+
+/// parity.auth on a server guarded by an `X-Api-Key` header rather than a bearer token: the
+/// weather server's hybrid app behind a key check, served in this process.
+mod api_key {
+    use std::sync::Arc;
+
+    use axum::{
+        extract::Request,
+        http::StatusCode,
+        middleware::{self, Next},
+        response::IntoResponse,
+    };
+    use rmcp::transport::streamable_http_server::{
+        StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
+    };
+    use weather_server::{
+        WeatherServer,
+        rest::{RestOptions, hybrid_router},
+    };
+
+    use super::*;
+
+    const KEY: &str = "right-key";
+
+    /// The hybrid app at a local address, every request needing `X-Api-Key: right-key`,
+    /// except that with `mcp_takes_any_key` the MCP endpoint takes any key (a drift).
+    async fn serve(backend: &MockServer, mcp_takes_any_key: bool) -> String {
+        let server = WeatherServer::new(backend.uri());
+        let mcp_server = server.clone();
+        let mcp = axum::Router::new().route_service(
+            "/mcp",
+            StreamableHttpService::new(
+                move || Ok(mcp_server.clone()),
+                Arc::new(LocalSessionManager::default()),
+                StreamableHttpServerConfig::default(),
+            ),
+        );
+        let app = hybrid_router(&server, mcp, RestOptions::default()).layer(middleware::from_fn(
+            move |request: Request, next: Next| async move {
+                let key = request.headers().get("x-api-key");
+                let any_will_do = mcp_takes_any_key && request.uri().path() == "/mcp";
+                if key.is_some_and(|key| any_will_do || key == KEY) {
+                    next.run(request).await
+                } else {
+                    (StatusCode::UNAUTHORIZED, "no or wrong X-Api-Key").into_response()
+                }
+            },
+        ));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        base
+    }
+
+    /// The status and reason of parity.auth on the app [`serve`] makes.
+    async fn parity_auth(mcp_takes_any_key: bool) -> (CheckStatus, String) {
+        let backend = MockServer::start().await;
+        every_endpoint_answers(&backend).await;
+        let base = serve(&backend, mcp_takes_any_key).await;
+        let client = McpAssured::client()
+            .base_uri(format!("{base}/mcp"))
+            .header("X-Api-Key", KEY)
+            .build()
+            .await
+            .unwrap();
+        let rest = McpAssured::rest()
+            .base_uri(base)
+            .header("X-Api-Key", KEY)
+            .build()
+            .unwrap();
+        let report = check_parity(&client, &rest).await;
+        let auth = report.check("parity.auth").unwrap();
+        (auth.status, auth.reason.clone())
+    }
+
+    /// The wrong-credentials case sends a wrong key on both sides, not the right key with a
+    /// wrong bearer token (which such a server accepts).
+    #[tokio::test]
+    async fn a_server_guarded_by_a_header_passes_parity_auth() {
+        let passed = "both sides refuse requests without credentials or with a wrong X-Api-Key (REST: listing and executing)";
+        assert_eq!(
+            parity_auth(false).await,
+            (CheckStatus::Passed, passed.to_owned())
+        );
+    }
+
+    /// An MCP endpoint that takes any key fails: the MCP session is sent a wrong key, not
+    /// none.
+    #[tokio::test]
+    async fn an_mcp_endpoint_taking_any_key_fails_parity_auth() {
+        let failed =
+            "MCP accepted a session with a wrong X-Api-Key while REST requires credentials";
+        assert_eq!(
+            parity_auth(true).await,
+            (CheckStatus::Failed, failed.to_owned())
         );
     }
 }

@@ -9,7 +9,7 @@ use super::{CheckReport, CheckStatus};
 use crate::{
     Error, McpClient, ToolResult, code,
     model::Tool,
-    rest::{ErrorCode, Execution, RestClient, RestTool},
+    rest::{Credentials, ErrorCode, Execution, RestClient, RestTool},
     server_tests::valid_object,
 };
 
@@ -28,8 +28,8 @@ pub const PARITY_CHECKS: [&str; 7] = [
 /// call through runs nothing.
 const NO_SUCH_TOOL: &str = "mcp_assured_parity_no_such_tool";
 
-/// The bearer token no server can know, for the auth check.
-const WRONG_TOKEN: &str = "mcp-assured-parity-wrong-token";
+/// The bearer token and header value no server can know, for the auth check.
+const WRONG_CREDENTIAL: &str = "mcp-assured-parity-wrong-credential";
 
 /// Argument sets for [`check_parity_with`], on top of one generated from each tool's schema.
 #[derive(Debug, Clone, Default)]
@@ -82,9 +82,9 @@ pub async fn check_parity(mcp: &McpClient, rest: &RestClient) -> CheckReport {
 /// - `parity.validation`: arguments missing a required field are `VALIDATION_ERROR` on REST
 ///   and a JSON-RPC error or `isError` on MCP;
 /// - `parity.auth`: when the REST client has credentials, REST refuses both listing and
-///   executing (an unknown tool, so nothing runs) without them or with a wrong bearer token,
-///   and an HTTP MCP endpoint refuses a fresh session without them or with a wrong bearer
-///   token (skipped when there are no credentials).
+///   executing (an unknown tool, so nothing runs) without them or with wrong ones (the bearer
+///   token and every header given, each with a wrong value), and an HTTP MCP endpoint
+///   refuses a fresh session the same two ways (skipped when there are no credentials).
 pub async fn check_parity_with(
     mcp: &McpClient,
     rest: &RestClient,
@@ -372,18 +372,21 @@ async fn compare_validation(
 }
 
 async fn compare_auth(mcp: &McpClient, rest: &RestClient, report: &mut CheckReport) {
-    if !rest.has_credentials() {
+    let given = rest.credentials();
+    if given.is_empty() {
         report.skip(PARITY_CHECKS[6], "no credentials given to compare against");
         return;
     }
+    // Every credential the user gave is replaced, on both sides alike: a server that checks
+    // a header and not the bearer token (or the other way round) must still refuse.
+    let wrong = format!("with {}", wrong_credentials(given));
+    let cases = [
+        ("without credentials", Credentials::default()),
+        (wrong.as_str(), given.replaced_by(WRONG_CREDENTIAL)),
+    ];
     let mut problems = Vec::new();
-    for (what, client) in [
-        ("without credentials", rest.without_credentials()),
-        (
-            "with a wrong bearer token",
-            rest.with_bearer_token(WRONG_TOKEN),
-        ),
-    ] {
+    for (what, credentials) in &cases {
+        let client = rest.with_credentials(credentials.clone());
         if let Some(problem) = rest_list_refused(&client, what).await {
             problems.push(problem);
         }
@@ -394,11 +397,8 @@ async fn compare_auth(mcp: &McpClient, rest: &RestClient, report: &mut CheckRepo
     let target = mcp.target();
     let over_http = target.starts_with("http://") || target.starts_with("https://");
     if over_http {
-        for (what, token) in [
-            ("without credentials", None),
-            ("with a wrong bearer token", Some(WRONG_TOKEN)),
-        ] {
-            if let Some(problem) = mcp_refused(mcp, token, what).await {
+        for (what, credentials) in &cases {
+            if let Some(problem) = mcp_refused(mcp, credentials, what).await {
                 problems.push(problem);
             }
         }
@@ -407,12 +407,32 @@ async fn compare_auth(mcp: &McpClient, rest: &RestClient, report: &mut CheckRepo
         report,
         PARITY_CHECKS[6],
         &problems,
-        if over_http {
-            "both sides refuse requests without credentials or with a wrong bearer token (REST: listing and executing)"
+        &if over_http {
+            format!(
+                "both sides refuse requests without credentials or {wrong} (REST: listing and executing)"
+            )
         } else {
-            "REST refuses listing and executing without credentials or with a wrong bearer token (MCP is not over HTTP)"
+            format!(
+                "REST refuses listing and executing without credentials or {wrong} (MCP is not over HTTP)"
+            )
         },
     );
+}
+
+/// What the wrong credentials are, e.g. `a wrong bearer token and a wrong X-Api-Key`.
+fn wrong_credentials(given: &Credentials) -> String {
+    given
+        .bearer_token
+        .iter()
+        .map(|_| "a wrong bearer token".to_owned())
+        .chain(
+            given
+                .headers
+                .iter()
+                .map(|(name, _)| format!("a wrong {name}")),
+        )
+        .collect::<Vec<_>>()
+        .join(" and ")
 }
 
 fn refused(status: Option<u16>) -> bool {
@@ -444,13 +464,16 @@ async fn rest_execute_refused(client: &RestClient, what: &str) -> Option<String>
     }
 }
 
-/// A fresh MCP session to the same URL, with `token` instead of the client's credentials.
-async fn mcp_refused(mcp: &McpClient, token: Option<&str>, what: &str) -> Option<String> {
+/// A fresh MCP session to the same URL, with `credentials` instead of the client's.
+async fn mcp_refused(mcp: &McpClient, credentials: &Credentials, what: &str) -> Option<String> {
     let mut builder = crate::McpAssured::client()
         .base_uri(mcp.target())
         .timeout(mcp.timeout());
-    if let Some(token) = token {
-        builder = builder.bearer_token(token);
+    if let Some(token) = &credentials.bearer_token {
+        builder = builder.bearer_token(token.expose());
+    }
+    for (name, value) in &credentials.headers {
+        builder = builder.header(name, value.expose());
     }
     match builder.build().await {
         Err(error) if refused(error.http_status()) => None,

@@ -16,9 +16,29 @@ pub struct RestClientBuilder {
 
 /// The bearer token and headers sent with every request; `Debug` names the headers only.
 #[derive(Clone, Default)]
-pub(super) struct Credentials {
-    pub(super) bearer_token: Option<Secret>,
-    pub(super) headers: Vec<(String, Secret)>,
+pub(crate) struct Credentials {
+    pub(crate) bearer_token: Option<Secret>,
+    pub(crate) headers: Vec<(String, Secret)>,
+}
+
+impl Credentials {
+    /// Whether there is neither a bearer token nor a header.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.bearer_token.is_none() && self.headers.is_empty()
+    }
+
+    /// The same credentials, each value (the bearer token, every header's) replaced by
+    /// `wrong`: what a server that checks any of them must refuse.
+    pub(crate) fn replaced_by(&self, wrong: &str) -> Credentials {
+        Credentials {
+            bearer_token: self.bearer_token.as_ref().map(|_| Secret::new(wrong)),
+            headers: self
+                .headers
+                .iter()
+                .map(|(name, _)| (name.clone(), Secret::new(wrong)))
+                .collect(),
+        }
+    }
 }
 
 impl fmt::Debug for Credentials {
@@ -65,8 +85,8 @@ impl RestClientBuilder {
         self
     }
 
-    /// How long each request may take (default [`DEFAULT_TIMEOUT`]); an execution whose
-    /// `context.timeout` is longer may take that plus 5 s (see
+    /// How long each request may take (default [`DEFAULT_TIMEOUT`]); an execution with a
+    /// `context.timeout` may take the longer of this and the context's timeout plus 5 s (see
     /// [`RestClient::execute_with`]).
     #[must_use]
     pub fn timeout(mut self, timeout: Duration) -> Self {
@@ -105,5 +125,40 @@ impl RestClientBuilder {
             protocol_version: self.protocol_version.unwrap_or_else(|| "1.0".to_owned()),
             timeout: self.timeout.unwrap_or(DEFAULT_TIMEOUT),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Credentials;
+    use crate::Secret;
+
+    #[test]
+    fn replaced_credentials_keep_their_names_and_lose_every_value() {
+        let given = Credentials {
+            bearer_token: Some(Secret::new("right")),
+            headers: vec![
+                ("X-Api-Key".into(), Secret::new("key")),
+                ("X-Tenant".into(), Secret::new("t-1")),
+            ],
+        };
+        let wrong = given.replaced_by("wrong");
+        assert_eq!(
+            wrong.bearer_token.as_ref().map(Secret::expose),
+            Some("wrong")
+        );
+        let headers: Vec<_> = wrong
+            .headers
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.expose()))
+            .collect();
+        assert_eq!(headers, [("X-Api-Key", "wrong"), ("X-Tenant", "wrong")]);
+        let header_only = Credentials {
+            bearer_token: None,
+            ..given
+        }
+        .replaced_by("wrong");
+        assert!(header_only.bearer_token.is_none());
+        assert!(Credentials::default().replaced_by("wrong").is_empty());
     }
 }

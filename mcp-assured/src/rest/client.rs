@@ -74,24 +74,17 @@ impl RestClient {
         }
     }
 
-    /// Whether a bearer token or headers are sent.
-    pub(crate) fn has_credentials(&self) -> bool {
-        self.credentials.bearer_token.is_some() || !self.credentials.headers.is_empty()
+    /// The bearer token and headers sent.
+    pub(crate) fn credentials(&self) -> &Credentials {
+        &self.credentials
     }
 
-    /// This client without its bearer token and headers.
-    pub(crate) fn without_credentials(&self) -> RestClient {
+    /// This client sending `credentials` instead of its own.
+    pub(crate) fn with_credentials(&self, credentials: Credentials) -> RestClient {
         RestClient {
-            credentials: Credentials::default(),
+            credentials,
             ..self.clone()
         }
-    }
-
-    /// This client with `token` as its bearer token.
-    pub(crate) fn with_bearer_token(&self, token: &str) -> RestClient {
-        let mut client = self.clone();
-        client.credentials.bearer_token = Some(token.into());
-        client
     }
 
     /// `GET /mcp/tools`.
@@ -149,9 +142,10 @@ impl RestClient {
 
     /// `POST /mcp/tools/{name}/execute` with `params` and an optional `context`.
     ///
-    /// A `context.timeout` longer than the client's [timeout](super::RestClientBuilder::timeout)
-    /// stretches it for this request, to the context's timeout plus 5 s, so that the server's
-    /// own `TIMEOUT_ERROR` comes back rather than a client-side [`Error::Timeout`].
+    /// With a `context.timeout`, this request may take the context's timeout plus 5 s when
+    /// that is longer than the client's [timeout](super::RestClientBuilder::timeout), so that
+    /// the server's own `TIMEOUT_ERROR` comes back rather than a client-side
+    /// [`Error::Timeout`], even when both timeouts are equal.
     ///
     /// # Errors
     ///
@@ -176,11 +170,12 @@ impl RestClient {
             ));
         }
         let request = format!("POST /mcp/tools/{name}/execute");
+        // The server answers `TIMEOUT_ERROR` at the context's timeout: wait a margin past it.
         let timeout = match context.as_ref().and_then(|context| context.timeout) {
-            Some(millis) if Duration::from_millis(millis) > self.timeout => {
-                Duration::from_millis(millis).saturating_add(CONTEXT_TIMEOUT_MARGIN)
-            }
-            _ => self.timeout,
+            Some(millis) => self
+                .timeout
+                .max(Duration::from_millis(millis).saturating_add(CONTEXT_TIMEOUT_MARGIN)),
+            None => self.timeout,
         };
         let mut body = json!({ "params": params });
         if let Some(context) = context {

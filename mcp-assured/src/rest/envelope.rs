@@ -115,14 +115,17 @@ impl<'de> Deserialize<'de> for ErrorCode {
     }
 }
 
-/// The `error` of a failed execution.
+/// The `error` of a failed execution. A `code` or `message` that is not a string is kept as
+/// its JSON text (`5` as `"5"`), a missing one as `""`; `is_conforming_envelope` reports
+/// either.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct RestError {
     /// What kind of failure.
+    #[serde(default = "no_code", deserialize_with = "lenient_code")]
     pub code: ErrorCode,
     /// What happened, in words.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient_text")]
     pub message: String,
     /// Anything more the server said (the offending field, say).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -153,6 +156,23 @@ where
 {
     let value = Value::deserialize(deserializer)?;
     Ok(serde_json::from_value(value).ok())
+}
+
+fn no_code() -> ErrorCode {
+    ErrorCode::Other(String::new())
+}
+
+/// The code if it is a string, else its JSON text.
+fn lenient_code<'de, D: Deserializer<'de>>(deserializer: D) -> Result<ErrorCode, D::Error> {
+    lenient_text(deserializer).map(|code| ErrorCode::from(code.as_str()))
+}
+
+/// The string, or the JSON text of anything else.
+fn lenient_text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    Ok(match Value::deserialize(deserializer)? {
+        Value::String(text) => text,
+        other => other.to_string(),
+    })
 }
 
 /// What `POST /mcp/tools/{name}/execute` answered: the envelope, with the HTTP status and
@@ -209,7 +229,7 @@ impl Execution {
     /// # Errors
     ///
     /// [`Error::UnexpectedResponse`](crate::Error::UnexpectedResponse) if `body` is not an
-    /// envelope: no boolean `success`, or an `error` or `metadata` of another shape.
+    /// envelope: no boolean `success`, or an `error` or `metadata` that is not an object.
     pub fn from_envelope(tool: impl Into<String>, status: u16, body: Value) -> crate::Result<Self> {
         let tool = tool.into();
         let envelope: EnvelopeBody = serde_json::from_value(body.clone()).map_err(|error| {

@@ -1,5 +1,6 @@
-//! The envelope every REST answer is: `{success, result | error{code, message, details},
-//! metadata{executionId, duration, timestamp}}`, refusals (401, 405, 413, 429) included.
+//! The envelope of every execution and every refusal (401, 404, 405, 413, 429): `{success,
+//! result | error{code, message, details}, metadata{executionId, duration, timestamp}}`. The
+//! listing of `GET /mcp/tools` is not one: it is the spec's `{version, tools}`.
 
 use std::{
     sync::atomic::{AtomicU64, Ordering},

@@ -101,9 +101,25 @@ pub(crate) async fn execute(
             );
         }
     }
-    let timeout = request["context"]["timeout"]
-        .as_u64()
-        .map(Duration::from_millis);
+    let timeout = match request
+        .get("context")
+        .and_then(|context| context.get("timeout"))
+    {
+        None => None,
+        Some(given) => match given.as_f64().filter(|millis| *millis > 0.0) {
+            // Any number of milliseconds, as the spec's `timeout: number` allows: a fraction
+            // rounds up, so the tool never gets less than asked (`as` saturates a huge one).
+            Some(millis) => Some(Duration::from_millis(millis.ceil() as u64)),
+            None => {
+                return envelope.failure(
+                    StatusCode::BAD_REQUEST,
+                    "VALIDATION_ERROR",
+                    "`context.timeout` must be a number of milliseconds above 0",
+                    json!({ "field": "context.timeout", "provided": given }),
+                );
+            }
+        },
+    };
     let call = tools::call(&rest.api, mcp_name, params);
     let result = match timeout {
         Some(limit) => match tokio::time::timeout(limit, call).await {
@@ -119,14 +135,7 @@ pub(crate) async fn execute(
         },
         None => call.await,
     };
-    let Some(result) = result else {
-        return envelope.failure(
-            StatusCode::NOT_FOUND,
-            "TOOL_NOT_FOUND",
-            format!("no tool `{name}`"),
-            Value::Null,
-        );
-    };
+    let result = result.expect("every tool of `surface()` is one `tools::call` runs");
     if rest.options.drifts(Drift::Execution) {
         return drifted(envelope, mcp_name, &result);
     }

@@ -1,7 +1,8 @@
 //! The same tool modules over plain HTTP, for callers that do not speak MCP (the hybrid-server
-//! REST surface): `GET /mcp/tools` lists them, `POST /mcp/tools/{name}/execute` runs one, and
-//! every answer, refusals included, is the envelope `{success, result | error{code, message,
-//! details}, metadata{executionId, duration, timestamp}}` with an `X-MCP-Version: 1.0` header.
+//! REST surface): `GET /mcp/tools` lists them, `POST /mcp/tools/{name}/execute` runs one.
+//! Every execution and every refusal is the envelope `{success, result | error{code, message,
+//! details}, metadata{executionId, duration, timestamp}}`; the listing is the spec's
+//! `{version, tools}`. Every answer has an `X-MCP-Version: 1.0` header.
 //!
 //! | what happened | status | `error.code` |
 //! | --- | --- | --- |

@@ -9,9 +9,10 @@ pub const DEFAULT_MAX_BODY_BYTES: usize = 10 * 1024 * 1024;
 #[derive(Clone)]
 #[non_exhaustive]
 pub struct RestOptions {
-    /// If set, every request (MCP and REST, when served by
+    /// If set, a request to an endpoint (MCP and REST, when served by
     /// [`serve_hybrid`](crate::serve::serve_hybrid)) without `Authorization: Bearer <token>`
-    /// gets 401.
+    /// gets 401. Except: a path that is no endpoint gets its 404 without a token, and with
+    /// [`Drift::Auth`] the execute endpoint is open and MCP takes any bearer token.
     pub bearer_token: Option<String>,
     /// The largest request body, in bytes (default [`DEFAULT_MAX_BODY_BYTES`]); larger gets
     /// 413 with a `VALIDATION_ERROR` envelope.

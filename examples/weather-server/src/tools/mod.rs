@@ -50,6 +50,22 @@ mod tests {
         );
     }
 
+    /// What the REST surface's `expect` on [`call`] relies on.
+    #[tokio::test]
+    async fn every_defined_tool_is_one_call_runs() {
+        // Nothing listens on port 9: each call fails fast, as a tool error.
+        let api = WeatherApi::new("http://127.0.0.1:9");
+        for tool in definitions() {
+            let result = call(&api, &tool.name, JsonObject::new()).await;
+            assert!(result.is_some(), "{}", tool.name);
+        }
+        assert!(
+            call(&api, "no_such_tool", JsonObject::new())
+                .await
+                .is_none()
+        );
+    }
+
     #[test]
     fn every_tool_is_described_read_only_and_open_world() {
         for tool in definitions() {
