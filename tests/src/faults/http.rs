@@ -75,8 +75,9 @@ struct Faults {
     fault: Fault,
     /// For [`Fault::ExpireSession`]: a `tools/call` has gone through.
     expired: AtomicBool,
-    /// For [`Fault::DropMidStream`] over HTTP+SSE: cancelled when a `tools/call` arrives,
-    /// which breaks the event streams.
+    /// For [`Fault::DropMidStream`] over HTTP+SSE: cancelled by the first `tools/call` of
+    /// any session, which breaks every event stream for the rest of the process (one
+    /// session per process is all the suite needs).
     drop_streams: CancellationToken,
 }
 
@@ -119,7 +120,8 @@ async fn misbehave(State(faults): State<Arc<Faults>>, request: Request, next: Ne
                 return dropped_stream();
             }
             if faults.fault == Fault::DropMidStream && parts.method == Method::GET {
-                // An event stream: it never ends by itself, so it may end broken.
+                // An event stream: it never ends by itself, so it may end broken (at once,
+                // after a call).
                 let response = next
                     .run(Request::from_parts(parts, Body::from(bytes)))
                     .await;

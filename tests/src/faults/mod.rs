@@ -63,8 +63,9 @@ pub enum Fault {
     /// HTTP: `200` with `Content-Type: application/json` and an HTML body.
     NonJson,
     /// Streamable HTTP: each `tools/call` starts an SSE stream, then the connection is
-    /// dropped. HTTP+SSE: each `tools/call` is accepted (`202`), then the session's event
-    /// stream is dropped instead of answering.
+    /// dropped. HTTP+SSE: each `tools/call` is accepted (`202`) and never answered, and the
+    /// first one breaks every event stream of the process, of any session, open or opened
+    /// later.
     DropMidStream,
     /// HTTP: after the first `tools/call`, every request with a session id (the
     /// `Mcp-Session-Id` header, or `sessionId=` in the query for HTTP+SSE) gets `404`.
