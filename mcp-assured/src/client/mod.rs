@@ -621,9 +621,11 @@ impl McpClient {
     // ----- responses nobody asked for ------------------------------------------------------
 
     /// Responses (results and errors) whose id matches no request this client was waiting
-    /// for, as the server sent them: an id it never sent, or a second answer to one request.
-    /// A correct server sends none; rmcp drops them silently, so this is the only place to
-    /// see them.
+    /// for, as the server sent them: an id it never sent, a second answer to one request, or
+    /// an answer to a request the client cancelled (`notifications/cancelled`, which a
+    /// timeout sends too) that came after the cancellation. rmcp drops them silently, so
+    /// this is the only place to see them. A correct server sends none, except late
+    /// answers (the protocol allows them, and clients ignore them).
     ///
     /// ```no_run
     /// # async fn demo(client: mcp_assured::McpClient) {

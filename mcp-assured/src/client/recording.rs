@@ -8,7 +8,9 @@
 //! returned.
 //!
 //! rmcp drops a response whose id it is not waiting for without a word; a harness keeps it,
-//! for [`McpClient::stray_responses`](crate::McpClient::stray_responses).
+//! for [`McpClient::stray_responses`](crate::McpClient::stray_responses). A request the
+//! client cancelled (`notifications/cancelled`, sent on a timeout too) is no longer waited
+//! for, so a late answer to it is stray.
 
 use std::{
     collections::HashSet,
@@ -17,7 +19,7 @@ use std::{
 
 use rmcp::{
     RoleClient,
-    model::{JsonRpcMessage, RequestId},
+    model::{ClientNotification, JsonRpcMessage, RequestId},
     service::{RxJsonRpcMessage, TxJsonRpcMessage},
     transport::Transport,
 };
@@ -58,6 +60,11 @@ impl StrayResponses {
         lock(&self.waiting).insert(id.clone());
     }
 
+    /// The client cancelled a request: rmcp stops waiting for it, and so do we.
+    fn cancelled(&self, id: &RequestId) {
+        lock(&self.waiting).remove(id);
+    }
+
     /// A response arrived: stray unless it answers a request still waiting.
     fn received(&self, id: &RequestId, message: &RxJsonRpcMessage<RoleClient>) {
         if !lock(&self.waiting).remove(id) {
@@ -83,8 +90,18 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Recording<T> {
         &mut self,
         item: TxJsonRpcMessage<RoleClient>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        if let JsonRpcMessage::Request(request) = &item {
-            self.harness.state.stray_responses.sent(&request.id);
+        let stray = &self.harness.state.stray_responses;
+        match &item {
+            JsonRpcMessage::Request(request) => stray.sent(&request.id),
+            JsonRpcMessage::Notification(notification) => {
+                if let ClientNotification::CancelledNotification(cancelled) =
+                    &notification.notification
+                    && let Some(id) = &cancelled.params.request_id
+                {
+                    stray.cancelled(id);
+                }
+            }
+            _ => {}
         }
         self.inner.send(item)
     }
@@ -137,5 +154,55 @@ mod tests {
         responses.received(&unknown, &stray);
         let ids: Vec<_> = responses.all().iter().map(|r| r["id"].clone()).collect();
         assert_eq!(ids, [1, 7]);
+    }
+
+    /// Sends nothing anywhere; receives the messages it was given, then ends.
+    struct Replay(Vec<RxJsonRpcMessage<RoleClient>>);
+
+    impl Transport<RoleClient> for Replay {
+        type Error = std::io::Error;
+
+        fn send(
+            &mut self,
+            _: TxJsonRpcMessage<RoleClient>,
+        ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+            std::future::ready(Ok(()))
+        }
+
+        async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
+            (!self.0.is_empty()).then(|| self.0.remove(0))
+        }
+
+        async fn close(&mut self) -> Result<(), Self::Error> {
+            Ok(())
+        }
+    }
+
+    fn outgoing(message: serde_json::Value) -> TxJsonRpcMessage<RoleClient> {
+        serde_json::from_value(message).unwrap()
+    }
+
+    /// rmcp cancels a request that timed out and drops its late answer: the harness reports it.
+    #[tokio::test]
+    async fn an_answer_to_a_cancelled_request_is_stray() {
+        let harness = Harness::new(Default::default(), Default::default());
+        let (_, late) = response(1);
+        let (_, answer) = response(2);
+        let mut transport = Recording::new(Replay(vec![late, answer]), &harness);
+        for id in [1, 2] {
+            let request = serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "ping"});
+            transport.send(outgoing(request)).await.unwrap();
+        }
+        let cancel = serde_json::json!({
+            "jsonrpc": "2.0",
+            "method": "notifications/cancelled",
+            "params": {"requestId": 1, "reason": "request timeout"},
+        });
+        transport.send(outgoing(cancel)).await.unwrap();
+        while transport.receive().await.is_some() {}
+        let stray = harness.state.stray_responses.all();
+        let ids: Vec<_> = stray.iter().map(|r| r["id"].clone()).collect();
+        assert_eq!(ids, [1]);
+        assert!(lock(&harness.state.stray_responses.waiting).is_empty());
     }
 }

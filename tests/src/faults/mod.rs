@@ -18,12 +18,15 @@ pub mod http;
 mod server;
 pub mod wire;
 
-use std::{fmt, str::FromStr};
+use std::{fmt, str::FromStr, time::Duration};
 
 pub use server::{Dropped, FaultServer};
 
 /// What [`Fault::UnknownId`] sends: a response to a request nobody made.
 pub const STRAY_RESPONSE: &str = r#"{"jsonrpc":"2.0","id":"nobody-asked-987654","result":{}}"#;
+
+/// How long [`Fault::LateAnswer`] holds each answer.
+pub const LATE_ANSWER: Duration = Duration::from_secs(1);
 
 /// One way for the `fault-server` process to misbehave below its tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +53,10 @@ pub enum Fault {
     UnknownId,
     /// Send each `tools/call` answer under a wrong id (so the real one never comes).
     WrongId,
+    /// stdio: hold each `tools/call` answer for [`LATE_ANSWER`] before sending it, and
+    /// everything after it too (one stream keeps its order). `notifications/cancelled` never
+    /// reaches the server, so every call is answered, however late.
+    LateAnswer,
     /// HTTP: `401` with `WWW-Authenticate: Bearer realm="fault-server"`.
     Unauthorized,
     /// HTTP: `401` without `WWW-Authenticate`.
@@ -76,7 +83,7 @@ pub enum Fault {
 
 impl Fault {
     /// Every fault with its command-line name.
-    pub const ALL: [(&'static str, Fault); 18] = [
+    pub const ALL: [(&'static str, Fault); 19] = [
         ("none", Fault::None),
         ("exit-at-start", Fault::ExitAtStart),
         ("crash-on-initialize", Fault::CrashOnInitialize),
@@ -86,6 +93,7 @@ impl Fault {
         ("partial-json", Fault::PartialJson),
         ("unknown-id", Fault::UnknownId),
         ("wrong-id", Fault::WrongId),
+        ("late-answer", Fault::LateAnswer),
         ("unauthorized", Fault::Unauthorized),
         ("unauthorized-bare", Fault::UnauthorizedBare),
         ("forbidden", Fault::Forbidden),

@@ -11,7 +11,7 @@ use rmcp::ServiceExt as _;
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt as _, AsyncWrite, AsyncWriteExt as _, BufReader};
 
-use super::{Fault, FaultServer, STRAY_RESPONSE};
+use super::{Fault, FaultServer, LATE_ANSWER, STRAY_RESPONSE};
 
 /// Serves `server` on stdin/stdout with `fault` applied to the lines; returns when stdin
 /// closes or the server ends.
@@ -38,6 +38,9 @@ pub async fn serve_stdio(server: FaultServer, fault: Fault) -> io::Result<()> {
             let mut lines = BufReader::new(tokio::io::stdin()).lines();
             while let Some(line) = lines.next_line().await? {
                 let message: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+                if fault == Fault::LateAnswer && message["method"] == "notifications/cancelled" {
+                    continue;
+                }
                 if message["method"] == "tools/call" {
                     calls
                         .lock()
@@ -99,6 +102,10 @@ async fn write_faulty_answer(
         }
         Fault::UnknownId => {
             write_line(out, STRAY_RESPONSE).await?;
+            write_line(out, line).await
+        }
+        Fault::LateAnswer => {
+            tokio::time::sleep(LATE_ANSWER).await;
             write_line(out, line).await
         }
         Fault::WrongId => {

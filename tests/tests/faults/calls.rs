@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use mcp_assured::Error;
-use mcp_assured_tests::faults::{Fault, FaultServer, STRAY_RESPONSE};
+use mcp_assured_tests::faults::{Fault, FaultServer, LATE_ANSWER, STRAY_RESPONSE};
 use serde_json::{Value, json};
 
 use crate::support::{Peer, TIMEOUT, Via, assert_crashed, assert_within, on, wait_exited};
@@ -283,3 +283,54 @@ async fn a_response_with_an_unknown_id_is_recorded(via: Via) {
     peer.finish().await;
 }
 on!(a_response_with_an_unknown_id_is_recorded: stdio, http);
+
+/// An answer that comes after the client gave up on its request — it timed out, or it was
+/// cancelled — is stray: rmcp sent `notifications/cancelled` and drops the answer, the
+/// client records it, and the session goes on.
+async fn a_late_answer_is_stray(via: Via) {
+    let peer = Peer::with(via, |server| server, Fault::LateAnswer).await;
+    // Far below LATE_ANSWER: the answer comes after the timeout even on a loaded machine.
+    let limit = Duration::from_millis(100);
+    let timed_out = peer
+        .client
+        .with_timeout(limit)
+        .start_call_tool("echo", json!({"text": "timed out"}))
+        .await
+        .unwrap();
+    let timed_out_id = serde_json::to_value(timed_out.request_id()).unwrap();
+    let error = timed_out.result().await.unwrap_err();
+    assert!(matches!(error, Error::Timeout { .. }), "{error:?}");
+    let cancelled = peer
+        .client
+        .start_call_tool("echo", json!({"text": "cancelled"}))
+        .await
+        .unwrap();
+    let cancelled_id = serde_json::to_value(cancelled.request_id()).unwrap();
+    cancelled.cancel("changed my mind").await.unwrap();
+    let expected = [
+        (timed_out_id, json!("timed out")),
+        (cancelled_id, json!("cancelled")),
+    ];
+    let deadline = Instant::now() + LATE_ANSWER * 5;
+    loop {
+        let stray: Vec<_> = peer
+            .client
+            .stray_responses()
+            .iter()
+            .map(|answer| {
+                (
+                    answer["id"].clone(),
+                    answer["result"]["content"][0]["text"].clone(),
+                )
+            })
+            .collect();
+        if stray.len() == expected.len() || Instant::now() > deadline {
+            assert_eq!(stray, expected);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    peer.client.ping().await.unwrap();
+    peer.finish().await;
+}
+on!(a_late_answer_is_stray: stdio);
