@@ -68,7 +68,10 @@ enum Transport {
     Http,
 }
 
-#[tokio::main]
+// One thread: every command waits on I/O, and a companion call hops stdin → tool → server →
+// stdout; on a multi-thread runtime each hop is a wake-up of another thread (~150 µs a call
+// of the companion's added latency, BENCHMARKS.md).
+#[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
     init_logging();
     let cli = Cli::parse();
