@@ -232,7 +232,7 @@ impl Execution {
     /// envelope: no boolean `success`, or an `error` or `metadata` that is not an object.
     pub fn from_envelope(tool: impl Into<String>, status: u16, body: Value) -> crate::Result<Self> {
         let tool = tool.into();
-        let envelope: EnvelopeBody = serde_json::from_value(body.clone()).map_err(|error| {
+        let envelope = EnvelopeBody::deserialize(&body).map_err(|error| {
             crate::Error::UnexpectedResponse {
                 method: format!("POST /mcp/tools/{tool}/execute"),
                 detail: format!(

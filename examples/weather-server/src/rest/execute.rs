@@ -9,10 +9,10 @@ use axum::{
     http::{HeaderValue, StatusCode, header},
     response::Response,
 };
-use rmcp::model::{CallToolResult, JsonObject, Tool};
+use rmcp::model::{CallToolResult, JsonObject};
 use serde_json::{Value, json};
 
-use super::{Drift, Rest, envelope::Envelope, surface};
+use super::{Drift, Rest, envelope::Envelope};
 use crate::tools;
 
 pub(crate) async fn execute(
@@ -36,9 +36,12 @@ pub(crate) async fn execute(
         );
     }
     // The tool first: an unknown tool is TOOL_NOT_FOUND whatever the body.
-    let tools = surface(&rest.options);
-    let Some((mcp_name, tool)) = tools.iter().find(|(_, tool)| tool.name == name) else {
-        let available: Vec<_> = tools.iter().map(|(_, tool)| tool.name.clone()).collect();
+    let Some(found) = rest.tools.iter().find(|found| found.tool.name == name) else {
+        let available: Vec<_> = rest
+            .tools
+            .iter()
+            .map(|found| found.tool.name.clone())
+            .collect();
         let (status, code) = if rest.options.drifts(Drift::UnknownTool) {
             (StatusCode::INTERNAL_SERVER_ERROR, "EXECUTION_ERROR")
         } else {
@@ -91,7 +94,7 @@ pub(crate) async fn execute(
         );
     };
     if !rest.options.drifts(Drift::Validation) {
-        let violations = violations(tool, &params);
+        let violations = violations(&found.schema, &params);
         if !violations.is_empty() {
             return envelope.failure(
                 StatusCode::BAD_REQUEST,
@@ -120,6 +123,7 @@ pub(crate) async fn execute(
             }
         },
     };
+    let mcp_name = found.mcp_name.as_str();
     let call = tools::call(&rest.api, mcp_name, params);
     let result = match timeout {
         Some(limit) => match tokio::time::timeout(limit, call).await {
@@ -169,10 +173,9 @@ fn drifted(envelope: Envelope, tool: &str, result: &CallToolResult) -> Response 
     }
 }
 
-/// Every way `params` break `tool`'s input schema, as `{path, message}`.
-fn violations(tool: &Tool, params: &JsonObject) -> Vec<Value> {
-    let schema = Value::Object(tool.input_schema.as_ref().clone());
-    match jsonschema::validator_for(&schema) {
+/// Every way `params` break the tool's input `schema`, as `{path, message}`.
+fn violations(schema: &Result<jsonschema::Validator, String>, params: &JsonObject) -> Vec<Value> {
+    match schema {
         Ok(validator) => validator
             .iter_errors(&Value::Object(params.clone()))
             .map(|error| json!({"path": error.instance_path().to_string(), "message": error.to_string()}))

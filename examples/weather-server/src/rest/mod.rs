@@ -61,6 +61,16 @@ struct Rest {
     options: RestOptions,
     executions: Arc<Executions>,
     rate_limit: Option<RateLimit>,
+    /// The tools as this surface offers them, built once.
+    tools: Vec<SurfaceTool>,
+}
+
+/// One tool of the surface: its MCP name, its definition here (drifted, if asked), and its
+/// input schema compiled once (or why it does not compile).
+struct SurfaceTool {
+    mcp_name: String,
+    tool: Tool,
+    schema: Result<jsonschema::Validator, String>,
 }
 
 /// `mcp` (the MCP route) and the REST routes for `server`'s tools in one app, each behind the
@@ -74,6 +84,7 @@ pub fn hybrid_router(server: &WeatherServer, mcp: Router, options: RestOptions) 
     let rest = Arc::new(Rest {
         api: server.api(),
         rate_limit: options.rate_limit.map(RateLimit::new),
+        tools: surface(&options),
         options,
         executions: Arc::clone(&executions),
     });
@@ -97,8 +108,8 @@ pub fn hybrid_router(server: &WeatherServer, mcp: Router, options: RestOptions) 
     guard::version_header(guard::not_found(app, &executions))
 }
 
-/// The tools as this surface lists them (drifted, if asked), each with its MCP name.
-fn surface(options: &RestOptions) -> Vec<(String, Tool)> {
+/// The tools as this surface lists them (drifted, if asked).
+fn surface(options: &RestOptions) -> Vec<SurfaceTool> {
     tools::definitions()
         .into_iter()
         .map(|mut tool| {
@@ -114,15 +125,23 @@ fn surface(options: &RestOptions) -> Vec<(String, Tool)> {
             if options.drifts(Drift::Descriptions) && tool.name == tools::current_weather::NAME {
                 tool.description = Some("The weather now.".into());
             }
-            (mcp_name, tool)
+            let schema =
+                jsonschema::validator_for(&Value::Object(tool.input_schema.as_ref().clone()))
+                    .map_err(|error| error.to_string());
+            SurfaceTool {
+                mcp_name,
+                tool,
+                schema,
+            }
         })
         .collect()
 }
 
 async fn list_tools(State(rest): State<Arc<Rest>>) -> Json<Value> {
-    let tools: Vec<Value> = surface(&rest.options)
+    let tools: Vec<Value> = rest
+        .tools
         .iter()
-        .map(|(_, tool)| {
+        .map(|SurfaceTool { tool, .. }| {
             json!({
                 "name": tool.name,
                 "description": tool.description,
