@@ -1,5 +1,5 @@
 //! What `#[mcp_test]` turns a function into: one `#[test]` per server variant, each calling
-//! `mcp_assured::fixture::run::run` with the test's settings and a closure that sets the
+//! `mcp_assured::__private::run` with the test's settings and a closure that sets the
 //! fixtures up in stage order, starts the server, and runs the original body.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -123,7 +123,7 @@ fn fixture_check(krate: &Path, params: &[Param]) -> TokenStream {
     let checks = params.iter().map(|param| {
         let ty = &param.ty;
         quote_spanned! {ty.span()=>
-            #krate::fixture::run::assert_fixture::<#ty>();
+            #krate::__private::assert_fixture::<#ty>();
         }
     });
     quote! {
@@ -351,7 +351,7 @@ fn test_call(
     body: TokenStream,
     variant_name: Option<&str>,
 ) -> TokenStream {
-    let run = quote!(#krate::fixture::run);
+    let run = quote!(#krate::__private);
     let settings = settings(options, variant_name);
     let test_name = test_name.to_string();
     // Numbered, not named after the parameter: `_client` would make `__mcp_slot__client`,
@@ -395,7 +395,7 @@ fn test_call(
         });
     quote! {
         #run::run(
-            #run::McpTest::new(#test_name) #settings,
+            #run::TestSettings::new(#test_name) #settings,
             move |__mcp_ctx: #run::TestContext| async move {
                 #(#declare)*
                 #(#slots.setup(#run::Stage::BeforeServer, &__mcp_ctx).await?;)*
@@ -403,48 +403,63 @@ fn test_call(
                     #(#server_bindings)*
                     #source
                 };
-                __mcp_ctx.start(__mcp_server).await?;
+                #run::start(&__mcp_ctx, __mcp_server).await?;
                 #(#slots.setup(#run::Stage::AfterServer, &__mcp_ctx).await?;)*
                 #(#[allow(unused_mut)] let mut #fixtures = #slots.take();)*
-                __mcp_ctx.run_body(#body(#(#pass),*)).await;
+                #run::run_body(&__mcp_ctx, #body(#(#pass),*)).await;
                 ::core::result::Result::Ok(())
             },
         );
     }
 }
 
+/// The test's settings: its own (timeout, runtime, variant), the client's builder, and what
+/// every child server gets.
 fn settings(options: &Options, variant: Option<&str>) -> TokenStream {
     let mut chain = TokenStream::new();
     if let Some(ms) = options.timeout_ms {
         chain.extend(quote!(.timeout(::core::time::Duration::from_millis(#ms))));
-    }
-    if let Some(ms) = options.request_timeout_ms {
-        chain.extend(quote!(.request_timeout(::core::time::Duration::from_millis(#ms))));
-    }
-    for (name, value) in &options.env {
-        let name = name.to_string();
-        chain.extend(quote!(.env(#name, #value)));
-    }
-    for arg in &options.args {
-        chain.extend(quote!(.arg(#arg)));
-    }
-    if let Some(cwd) = &options.cwd {
-        chain.extend(quote!(.cwd(#cwd)));
-    }
-    if let Some(protocol) = &options.protocol {
-        chain.extend(quote!(.protocol(#protocol)));
-    }
-    if let Some(token) = &options.bearer_token {
-        chain.extend(quote!(.bearer_token(#token)));
-    }
-    for (name, value) in &options.headers {
-        chain.extend(quote!(.header(#name, #value)));
     }
     if let Some(threads) = &options.worker_threads {
         chain.extend(quote!(.worker_threads(#threads)));
     }
     if let Some(variant) = variant {
         chain.extend(quote!(.variant(#variant)));
+    }
+    let mut client = TokenStream::new();
+    if let Some(ms) = options.request_timeout_ms {
+        client.extend(quote!(.timeout(::core::time::Duration::from_millis(#ms))));
+    }
+    if let Some(protocol) = &options.protocol {
+        client.extend(quote!(.protocol_version(#protocol)));
+    }
+    if let Some(token) = &options.bearer_token {
+        client.extend(quote!(.bearer_token(::std::string::ToString::to_string(&(#token)))));
+    }
+    for (name, value) in &options.headers {
+        client.extend(quote! {
+            .header(
+                ::std::string::ToString::to_string(&(#name)),
+                ::std::string::ToString::to_string(&(#value)),
+            )
+        });
+    }
+    if !client.is_empty() {
+        chain.extend(quote!(.client(|__mcp_client| __mcp_client #client)));
+    }
+    let mut child = TokenStream::new();
+    for arg in &options.args {
+        child.extend(quote!(.arg(#arg)));
+    }
+    for (name, value) in &options.env {
+        let name = name.to_string();
+        child.extend(quote!(.env(#name, #value)));
+    }
+    if let Some(cwd) = &options.cwd {
+        child.extend(quote!(.current_dir(#cwd)));
+    }
+    if !child.is_empty() {
+        chain.extend(quote!(.child(|__mcp_child| __mcp_child #child)));
     }
     chain
 }

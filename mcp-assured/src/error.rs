@@ -128,6 +128,19 @@ pub enum Error {
         stderr_tail: Option<String>,
     },
 
+    /// A server the harness started to listen for HTTP did not: it exited first, or every
+    /// free port it was given was taken by someone else before it bound it.
+    #[error("{reason}{}", printed(.stderr_tail))]
+    Startup {
+        /// The server's command line.
+        command: String,
+        /// What happened, e.g. `the server exited (exit status: 1) before listening on
+        /// 127.0.0.1:20001`.
+        reason: String,
+        /// The last lines the server printed (stderr, and stdout for an HTTP server).
+        stderr_tail: Option<String>,
+    },
+
     /// The server sent something that is not a JSON-RPC message.
     #[error("the server sent a message that is not valid JSON-RPC ({reason}){}: {line}{}", during(.method.as_deref()), tail(.stderr_tail))]
     Undecodable {
@@ -226,6 +239,7 @@ impl Error {
             Error::Initialize { stderr_tail, .. }
             | Error::Timeout { stderr_tail, .. }
             | Error::ServerExited { stderr_tail, .. }
+            | Error::Startup { stderr_tail, .. }
             | Error::Undecodable { stderr_tail, .. } => stderr_tail.as_deref(),
             _ => None,
         }
@@ -277,6 +291,13 @@ fn tail(stderr: &Option<String>) -> String {
     match stderr.as_deref().map(str::trim_end) {
         Some(s) if !s.is_empty() => format!("\n--- server stderr (last lines) ---\n{s}"),
         _ => String::new(),
+    }
+}
+
+fn printed(output: &Option<String>) -> String {
+    match output.as_deref().map(str::trim_end) {
+        Some(s) if !s.is_empty() => format!("; its output ended with:\n{s}"),
+        _ => "; it printed nothing".to_owned(),
     }
 }
 

@@ -153,6 +153,7 @@
 pub mod assert;
 pub mod checks;
 mod client;
+mod credentials;
 mod error;
 pub mod fixture;
 pub mod rest;
@@ -166,6 +167,7 @@ pub use client::{
     McpClient, Notification, PendingRequest, Progress, PromptResult, ResourceResult, ServerInfo,
     ServerRequest, ToolResult,
 };
+pub use credentials::Credentials;
 pub use error::{Error, Result, code};
 pub use secret::Secret;
 
@@ -203,10 +205,17 @@ pub mod prelude {
 /// The rmcp crate this harness is built on, for writing in-process servers.
 pub use rmcp;
 
-/// Macro plumbing; not public API.
+/// Macro plumbing: what `#[mcp_test]` and the snapshot macros expand to calls into. Not
+/// public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::fixture::{Stage, runtime::*};
     pub use insta;
+
+    /// The snapshot macros' plumbing.
+    pub mod snapshot {
+        pub use crate::snapshot::macro_support::*;
+    }
 }
 
 /// The README's examples, compiled as doctests so they never drift.

@@ -15,7 +15,7 @@ use rmcp::model::{
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::{McpClient, PromptResult, ResourceResult, ServerInfo, ToolResult};
+use crate::{PromptResult, ResourceResult, ServerInfo, ToolResult};
 
 /// Something [`assert_mcp_snapshot!`](crate::assert_mcp_snapshot) can snapshot: its JSON, in a
 /// stable order.
@@ -82,50 +82,6 @@ impl<T: Snapshot + ?Sized> Snapshot for &T {
     }
 }
 
-/// What goes into the snapshot file, and the settings it is taken with.
-#[doc(hidden)]
-#[derive(Debug)]
-pub struct Prepared {
-    /// The redacted JSON.
-    pub content: Value,
-    /// The snapshot name suffix: the negotiated protocol version.
-    pub suffix: String,
-    /// Metadata written to the snapshot header (not compared).
-    pub info: Value,
-}
-
-/// Redacts and pins a value for [`assert_mcp_snapshot!`](crate::assert_mcp_snapshot).
-#[doc(hidden)]
-pub fn prepare(client: &McpClient, value: &impl Snapshot) -> Prepared {
-    let info = client.server_info();
-    Prepared {
-        content: redact(value.snapshot_json()),
-        suffix: info.protocol_version.clone(),
-        info: serde_json::json!({
-            "protocolVersion": info.protocol_version,
-            "server": format!("{} {}", info.name, info.version),
-        }),
-    }
-}
-
-/// The insta settings a snapshot is taken with: the caller's own, plus sorted maps, the
-/// protocol version as the name suffix, and the server in the metadata.
-#[doc(hidden)]
-pub fn settings(prepared: &Prepared) -> insta::Settings {
-    let mut settings = insta::Settings::clone_current();
-    settings.set_sort_maps(true);
-    // Keep a suffix already set, such as the variant of a `#[mcp_test]` run on several
-    // transports.
-    let suffix = match settings.snapshot_suffix() {
-        Some(outer) => format!("{outer}-{}", prepared.suffix),
-        None => prepared.suffix.clone(),
-    };
-    settings.set_snapshot_suffix(suffix);
-    settings.set_info(&prepared.info);
-    settings.set_omit_expression(true);
-    settings
-}
-
 /// The settings an [`#[mcp_test]`](crate::mcp_test) body runs with, so that insta's own
 /// macros in it get the default redactions too: timestamps, times of day and UUIDs in any
 /// text, and the scalar values of volatile keys (`progressToken`, `sessionId`, `durationMs`,
@@ -135,7 +91,17 @@ pub fn settings(prepared: &Prepared) -> insta::Settings {
 /// first thing on a fresh test thread, where the two are the same), because compiling the
 /// filters and parsing the redaction selectors costs ~16 ms in a debug build: it is done once
 /// per process and shared.
-#[doc(hidden)]
+///
+/// Outside `#[mcp_test]` (a plain `#[tokio::test]`, say), bind them yourself to get the same
+/// redactions:
+///
+/// ```
+/// use mcp_assured::snapshot::test_settings;
+///
+/// test_settings(None).bind(|| {
+///     insta::assert_snapshot!("2026-11-24T10:00:00Z", @"[timestamp]");
+/// });
+/// ```
 pub fn test_settings(server: Option<&ServerInfo>) -> insta::Settings {
     let mut settings = base_settings().clone();
     if let Some(server) = server {
@@ -209,20 +175,68 @@ const VOLATILE_KEYS: &[&str] = &[
     "received_at",
 ];
 
-/// The redacted, sorted JSON of a value, for
-/// [`assert_tool_snapshot!`](crate::assert_tool_snapshot).
-#[doc(hidden)]
-pub fn redacted(value: &impl Snapshot) -> Value {
-    redact(value.snapshot_json())
-}
+/// What the snapshot macros expand to calls into, through `mcp_assured::__private`; not
+/// public API.
+pub(crate) mod macro_support {
+    use serde_json::Value;
 
-/// The caller's insta settings with sorted maps and no expression in the header.
-#[doc(hidden)]
-pub fn plain_settings() -> insta::Settings {
-    let mut settings = insta::Settings::clone_current();
-    settings.set_sort_maps(true);
-    settings.set_omit_expression(true);
-    settings
+    use super::{Snapshot, redact};
+    use crate::McpClient;
+
+    /// What goes into the snapshot file, and the settings it is taken with.
+    #[derive(Debug)]
+    pub struct Prepared {
+        /// The redacted JSON.
+        pub content: Value,
+        /// The snapshot name suffix: the negotiated protocol version.
+        pub suffix: String,
+        /// Metadata written to the snapshot header (not compared).
+        pub info: Value,
+    }
+
+    /// Redacts and pins a value for [`assert_mcp_snapshot!`](crate::assert_mcp_snapshot).
+    pub fn prepare(client: &McpClient, value: &impl Snapshot) -> Prepared {
+        let info = client.server_info();
+        Prepared {
+            content: redact(value.snapshot_json()),
+            suffix: info.protocol_version.clone(),
+            info: serde_json::json!({
+                "protocolVersion": info.protocol_version,
+                "server": format!("{} {}", info.name, info.version),
+            }),
+        }
+    }
+
+    /// The insta settings a snapshot is taken with: the caller's own, plus sorted maps, the
+    /// protocol version as the name suffix, and the server in the metadata.
+    pub fn settings(prepared: &Prepared) -> insta::Settings {
+        let mut settings = insta::Settings::clone_current();
+        settings.set_sort_maps(true);
+        // Keep a suffix already set, such as the variant of a `#[mcp_test]` run on several
+        // transports.
+        let suffix = match settings.snapshot_suffix() {
+            Some(outer) => format!("{outer}-{}", prepared.suffix),
+            None => prepared.suffix.clone(),
+        };
+        settings.set_snapshot_suffix(suffix);
+        settings.set_info(&prepared.info);
+        settings.set_omit_expression(true);
+        settings
+    }
+
+    /// The redacted, sorted JSON of a value, for
+    /// [`assert_tool_snapshot!`](crate::assert_tool_snapshot).
+    pub fn redacted(value: &impl Snapshot) -> Value {
+        redact(value.snapshot_json())
+    }
+
+    /// The caller's insta settings with sorted maps and no expression in the header.
+    pub fn plain_settings() -> insta::Settings {
+        let mut settings = insta::Settings::clone_current();
+        settings.set_sort_maps(true);
+        settings.set_omit_expression(true);
+        settings
+    }
 }
 
 const TIMESTAMP: &str = "[timestamp]";
@@ -338,14 +352,14 @@ fn redact_text(text: &str) -> String {
 #[macro_export]
 macro_rules! assert_mcp_snapshot {
     ($client:expr, $value:expr $(,)?) => {{
-        let __prepared = $crate::snapshot::prepare(&$client, &$value);
-        $crate::snapshot::settings(&__prepared).bind(|| {
+        let __prepared = $crate::__private::snapshot::prepare(&$client, &$value);
+        $crate::__private::snapshot::settings(&__prepared).bind(|| {
             $crate::__private::insta::assert_json_snapshot!(__prepared.content);
         });
     }};
     ($client:expr, $name:expr, $value:expr $(,)?) => {{
-        let __prepared = $crate::snapshot::prepare(&$client, &$value);
-        $crate::snapshot::settings(&__prepared).bind(|| {
+        let __prepared = $crate::__private::snapshot::prepare(&$client, &$value);
+        $crate::__private::snapshot::settings(&__prepared).bind(|| {
             $crate::__private::insta::assert_json_snapshot!($name, __prepared.content);
         });
     }};
@@ -374,14 +388,14 @@ macro_rules! assert_mcp_snapshot {
 #[macro_export]
 macro_rules! assert_tool_snapshot {
     ($value:expr $(,)?) => {{
-        let __content = $crate::snapshot::redacted(&$value);
-        $crate::snapshot::plain_settings().bind(|| {
+        let __content = $crate::__private::snapshot::redacted(&$value);
+        $crate::__private::snapshot::plain_settings().bind(|| {
             $crate::__private::insta::assert_json_snapshot!(__content);
         });
     }};
     ($name:expr, $value:expr $(,)?) => {{
-        let __content = $crate::snapshot::redacted(&$value);
-        $crate::snapshot::plain_settings().bind(|| {
+        let __content = $crate::__private::snapshot::redacted(&$value);
+        $crate::__private::snapshot::plain_settings().bind(|| {
             $crate::__private::insta::assert_json_snapshot!($name, __content);
         });
     }};

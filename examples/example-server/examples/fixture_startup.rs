@@ -18,7 +18,8 @@ use std::{
     time::{Duration, Instant},
 };
 
-use mcp_assured::fixture::run::{McpTest, ServerSource, Transport, run};
+// The attribute's own runtime, as `#[mcp_test]` expands to it.
+use mcp_assured::__private::{ServerSource, TestSettings, Transport, run, start as start_server};
 use mcp_assured_examples::{ExampleServer, HttpOptions, serve::serve_streamable_http};
 use rmcp::{
     ServiceExt,
@@ -129,11 +130,14 @@ fn fixture(source: ServerSource) -> (Duration, Duration) {
     let start = Instant::now();
     let ready = Rc::new(Cell::new(Duration::ZERO));
     let ready_at = ready.clone();
-    run(McpTest::new("fixture_startup"), move |ctx| async move {
-        ctx.start(source).await?;
-        ready_at.set(start.elapsed());
-        Ok(())
-    });
+    run(
+        TestSettings::new("fixture_startup"),
+        move |ctx| async move {
+            start_server(&ctx, source).await?;
+            ready_at.set(start.elapsed());
+            Ok(())
+        },
+    );
     (ready.get(), start.elapsed())
 }
 

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use mcp_assured::{McpAssured, McpClient, rest::RestClient};
+use mcp_assured::{Credentials, McpAssured, McpClient, rest::RestClient};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum HttpTransport {
@@ -67,6 +67,26 @@ impl Target {
                 builder = builder.env(name, value);
             }
         }
+        builder
+            .credentials(self.credentials()?)
+            .build()
+            .await
+            .map_err(|error| error.to_string())
+    }
+
+    /// A REST client for a hybrid server's tool endpoints at `base`, sending the same
+    /// credentials as the MCP client.
+    pub(crate) fn rest_client(&self, base: &str) -> Result<RestClient, String> {
+        McpAssured::rest()
+            .base_uri(base)
+            .credentials(self.credentials()?)
+            .build()
+            .map_err(|error| error.to_string())
+    }
+
+    /// The `--header`s and `--bearer-token`.
+    fn credentials(&self) -> Result<Credentials, String> {
+        let mut credentials = Credentials::new();
         for header in &self.headers {
             let (name, value) = header.split_once(':').ok_or_else(|| {
                 format!(
@@ -74,26 +94,11 @@ impl Target {
                     header.split(':').next().unwrap_or("")
                 )
             })?;
-            builder = builder.header(name.trim(), value.trim());
+            credentials = credentials.header(name.trim(), value.trim());
         }
         if let Some(token) = &self.bearer_token {
-            builder = builder.bearer_token(token);
+            credentials = credentials.bearer_token(token.as_str());
         }
-        builder.build().await.map_err(|error| error.to_string())
-    }
-
-    /// A REST client for a hybrid server's tool endpoints at `base`, sending the same
-    /// headers and bearer token as the MCP client.
-    pub(crate) fn rest_client(&self, base: &str) -> Result<RestClient, String> {
-        let mut builder = McpAssured::rest().base_uri(base);
-        for header in &self.headers {
-            if let Some((name, value)) = header.split_once(':') {
-                builder = builder.header(name.trim(), value.trim());
-            }
-        }
-        if let Some(token) = &self.bearer_token {
-            builder = builder.bearer_token(token.as_str());
-        }
-        builder.build().map_err(|error| error.to_string())
+        Ok(credentials)
     }
 }

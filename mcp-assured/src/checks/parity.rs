@@ -7,9 +7,9 @@ use serde_json::{Value, json};
 
 use super::{CheckReport, CheckStatus};
 use crate::{
-    Error, McpClient, ToolResult, code,
+    Credentials, Error, McpClient, ToolResult, code,
     model::Tool,
-    rest::{Credentials, ErrorCode, Execution, RestClient, RestTool},
+    rest::{ErrorCode, Execution, RestClient, RestTool},
     server_tests::valid_object,
 };
 
@@ -379,14 +379,20 @@ async fn compare_auth(mcp: &McpClient, rest: &RestClient, report: &mut CheckRepo
     }
     // Every credential the user gave is replaced, on both sides alike: a server that checks
     // a header and not the bearer token (or the other way round) must still refuse.
-    let wrong = format!("with {}", wrong_credentials(given));
+    let wrong = format!("with {}", given.describe_replaced());
     let cases = [
-        ("without credentials", Credentials::default()),
+        ("without credentials", Credentials::new()),
         (wrong.as_str(), given.replaced_by(WRONG_CREDENTIAL)),
     ];
     let mut problems = Vec::new();
     for (what, credentials) in &cases {
-        let client = rest.with_credentials(credentials.clone());
+        let client = match rest.with_credentials(credentials.clone()) {
+            Ok(client) => client,
+            Err(error) => {
+                problems.push(format!("REST {what}: {error}"));
+                continue;
+            }
+        };
         if let Some(problem) = rest_list_refused(&client, what).await {
             problems.push(problem);
         }
@@ -417,22 +423,6 @@ async fn compare_auth(mcp: &McpClient, rest: &RestClient, report: &mut CheckRepo
             )
         },
     );
-}
-
-/// What the wrong credentials are, e.g. `a wrong bearer token and a wrong X-Api-Key`.
-fn wrong_credentials(given: &Credentials) -> String {
-    given
-        .bearer_token
-        .iter()
-        .map(|_| "a wrong bearer token".to_owned())
-        .chain(
-            given
-                .headers
-                .iter()
-                .map(|(name, _)| format!("a wrong {name}")),
-        )
-        .collect::<Vec<_>>()
-        .join(" and ")
 }
 
 fn refused(status: Option<u16>) -> bool {
@@ -466,15 +456,10 @@ async fn rest_execute_refused(client: &RestClient, what: &str) -> Option<String>
 
 /// A fresh MCP session to the same URL, with `credentials` instead of the client's.
 async fn mcp_refused(mcp: &McpClient, credentials: &Credentials, what: &str) -> Option<String> {
-    let mut builder = crate::McpAssured::client()
+    let builder = crate::McpAssured::client()
         .base_uri(mcp.target())
-        .timeout(mcp.timeout());
-    if let Some(token) = &credentials.bearer_token {
-        builder = builder.bearer_token(token.expose());
-    }
-    for (name, value) in &credentials.headers {
-        builder = builder.header(name, value.expose());
-    }
+        .timeout(mcp.timeout())
+        .credentials(credentials.clone());
     match builder.build().await {
         Err(error) if refused(error.http_status()) => None,
         Ok(client) => {

@@ -23,13 +23,8 @@ use super::{
     server_requests::{Answers, IntoAnswer, answer},
 };
 use crate::{
-    Error, Result, Secret,
-    transport::{
-        Target,
-        http::{Auth, HttpSettings},
-        in_process::InProcessServer,
-        stdio::StdioCommand,
-    },
+    Credentials, Error, Result,
+    transport::{Target, in_process::InProcessServer, stdio::StdioCommand},
 };
 
 /// The default time a request (and the connection handshake) may take.
@@ -78,10 +73,12 @@ enum HttpKind {
 pub struct ClientBuilder {
     base_uri: Option<String>,
     http_kind: Option<HttpKind>,
-    http: HttpSettings,
+    credentials: Credentials,
     command: Option<StdioCommand>,
     service: Option<InProcessServer>,
-    timeout: Duration,
+    /// `None` until set: [`DEFAULT_TIMEOUT`], or what `#[mcp_test]` derives from the test's
+    /// own timeout.
+    timeout: Option<Duration>,
     protocol_version: ProtocolVersion,
     client_info: Implementation,
     answers: Answers,
@@ -94,10 +91,10 @@ impl Default for ClientBuilder {
         ClientBuilder {
             base_uri: None,
             http_kind: None,
-            http: HttpSettings::default(),
+            credentials: Credentials::new(),
             command: None,
             service: None,
-            timeout: DEFAULT_TIMEOUT,
+            timeout: None,
             // The newest version with the `initialize` handshake and server→client requests;
             // what almost every server speaks today.
             protocol_version: ProtocolVersion::LATEST_WITH_INITIALIZE,
@@ -132,7 +129,7 @@ impl ClientBuilder {
     /// Sends `Authorization: Bearer <token>` with every HTTP request. The token never
     /// appears in `Debug` output or errors.
     pub fn bearer_token(mut self, token: impl Into<String>) -> Self {
-        self.http.auth = Some(Auth::Bearer(Secret::new(token)));
+        self.credentials = self.credentials.bearer_token(token.into());
         self
     }
 
@@ -143,23 +140,34 @@ impl ClientBuilder {
 
     /// Sends HTTP basic authentication with every request.
     pub fn basic_auth(mut self, user: impl Into<String>, password: impl Into<String>) -> Self {
-        self.http.auth = Some(Auth::Basic {
-            user: user.into(),
-            password: Secret::new(password),
-        });
+        self.credentials = self.credentials.basic_auth(user, password.into());
         self
     }
 
     /// Adds a header to every HTTP request. Values are treated as secrets.
     pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
-        self.http.headers.push((name.into(), Secret::new(value)));
+        self.credentials = self.credentials.header(name, value.into());
+        self
+    }
+
+    /// Sends these credentials with every HTTP request, replacing any set before: the same
+    /// [`Credentials`] can go to the [REST client](crate::rest::RestClientBuilder::credentials)
+    /// of a hybrid server.
+    pub fn credentials(mut self, credentials: Credentials) -> Self {
+        self.credentials = credentials;
         self
     }
 
     /// How long each request, and the connection handshake, may take (default 30 s).
     /// Override it for single calls with [`McpClient::with_timeout`].
     pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// The timeout for when none was set with [`timeout`](Self::timeout).
+    pub(crate) fn default_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout.get_or_insert(timeout);
         self
     }
 
@@ -204,6 +212,13 @@ impl ClientBuilder {
     /// The working directory of the [`command`](Self::command).
     pub fn current_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.stdio().current_dir = Some(dir.into());
+        self
+    }
+
+    /// Runs the server from a whole command line, as [`command`](Self::command) and its
+    /// companions would.
+    pub(crate) fn stdio_command(mut self, command: StdioCommand) -> Self {
+        self.command = Some(command);
         self
     }
 
@@ -275,7 +290,7 @@ impl ClientBuilder {
     /// Fails with [`Error::Connect`], [`Error::Spawn`], [`Error::ServerExited`],
     /// [`Error::Undecodable`], [`Error::Timeout`] and the like, each naming what happened.
     pub async fn build(self) -> Result<McpClient> {
-        let timeout = self.timeout;
+        let timeout = self.timeout.unwrap_or(DEFAULT_TIMEOUT);
         let (target, harness) = self.into_parts()?;
         let connection = connect::connect(target, harness.clone(), timeout).await?;
         Ok(McpClient::new(connection, harness, timeout))
@@ -320,7 +335,7 @@ impl ClientBuilder {
         config.protocol_version = self.protocol_version;
         let harness = Harness::new(config, self.answers);
         let target = if let Some(uri) = self.base_uri {
-            http_target(&uri, self.http_kind, self.http)?
+            http_target(&uri, self.http_kind, self.credentials)?
         } else if let Some(command) = self.command {
             Target::Stdio(command)
         } else {
@@ -344,7 +359,7 @@ fn capabilities(answers: &Answers) -> ClientCapabilities {
     serde_json::from_value(capabilities.into()).expect("client capabilities are well-formed")
 }
 
-fn http_target(uri: &str, kind: Option<HttpKind>, mut http: HttpSettings) -> Result<Target> {
+fn http_target(uri: &str, kind: Option<HttpKind>, mut credentials: Credentials) -> Result<Target> {
     let mut url = reqwest::Url::parse(uri).map_err(|e| {
         Error::invalid(
             "base URI",
@@ -357,7 +372,7 @@ fn http_target(uri: &str, kind: Option<HttpKind>, mut http: HttpSettings) -> Res
             format!("`{uri}` is not an http(s) URL"),
         ));
     }
-    take_userinfo(&mut url, &mut http)?;
+    credentials.take_userinfo(&mut url)?;
     let kind = kind.unwrap_or(if url.path().trim_end_matches('/').ends_with("/sse") {
         HttpKind::Sse
     } else {
@@ -371,36 +386,9 @@ fn http_target(uri: &str, kind: Option<HttpKind>, mut http: HttpSettings) -> Res
     }
     let url = url.to_string();
     Ok(match kind {
-        HttpKind::StreamableHttp => Target::StreamableHttp { url, http },
-        HttpKind::Sse => Target::Sse { url, http },
+        HttpKind::StreamableHttp => Target::StreamableHttp { url, credentials },
+        HttpKind::Sse => Target::Sse { url, credentials },
     })
-}
-
-/// Credentials in the URL (`http://user:password@host/mcp`) become basic auth, as a browser
-/// or reqwest would send them, and leave the URL, which errors and logs show.
-fn take_userinfo(url: &mut reqwest::Url, http: &mut HttpSettings) -> Result<()> {
-    if url.username().is_empty() && url.password().is_none() {
-        return Ok(());
-    }
-    if http.auth.is_some() {
-        return Err(Error::invalid(
-            "base URI",
-            "it carries a user and password, and other credentials are set too: give one",
-        ));
-    }
-    let decode = |text: &str| {
-        percent_encoding::percent_decode_str(text)
-            .decode_utf8_lossy()
-            .into_owned()
-    };
-    http.auth = Some(Auth::Basic {
-        user: decode(url.username()),
-        password: Secret::new(decode(url.password().unwrap_or_default())),
-    });
-    // Neither can fail on an http(s) URL, which has a host.
-    let _ = url.set_username("");
-    let _ = url.set_password(None);
-    Ok(())
 }
 
 #[cfg(test)]
@@ -437,14 +425,14 @@ mod tests {
     #[test]
     fn credentials_in_the_url_become_basic_auth() {
         let target = target_of(McpAssured::client().base_uri("http://ada:p%40ss@127.0.0.1:1/mcp"));
-        let Target::StreamableHttp { url, http } = &target else {
+        let Target::StreamableHttp { url, credentials } = &target else {
             panic!("{target:?}")
         };
         assert_eq!(url, "http://127.0.0.1:1/mcp");
-        assert!(
-            matches!(&http.auth, Some(Auth::Basic { user, password })
-                if user == "ada" && password.expose() == "p@ss"),
-            "{http:?}"
+        assert_eq!(
+            credentials,
+            &Credentials::new().basic_auth("ada", "p@ss"),
+            "{credentials:?}"
         );
         let both = McpAssured::client()
             .base_uri("http://ada:pass@127.0.0.1:1/mcp")

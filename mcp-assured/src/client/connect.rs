@@ -48,12 +48,12 @@ async fn open(
     diagnostics: &Arc<Diagnostics>,
 ) -> Result<Connection> {
     match target {
-        Target::StreamableHttp { url, http } => {
-            let transport = streamable_http::transport(&url, &http, diagnostics)?;
+        Target::StreamableHttp { url, credentials } => {
+            let transport = streamable_http::transport(&url, &credentials, diagnostics)?;
             handshake(harness, transport, Owned::Nothing, description, diagnostics).await
         }
-        Target::Sse { url, http } => {
-            let transport = sse::connect(&url, &http, diagnostics).await?;
+        Target::Sse { url, credentials } => {
+            let transport = sse::connect(&url, &credentials, diagnostics).await?;
             handshake(harness, transport, Owned::Nothing, description, diagnostics).await
         }
         Target::Stdio(command) => {

@@ -2,13 +2,12 @@
 
 use std::{fmt, time::Duration};
 
-use reqwest::{Method, RequestBuilder, Response, StatusCode, header};
+use reqwest::{Method, RequestBuilder, Response, StatusCode, header, header::HeaderMap};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::builder::Credentials;
 use super::envelope::{Execution, ExecutionContext, RestTool, RestToolList};
-use crate::{Error, Result, transport::describe_request_error};
+use crate::{Credentials, Error, Result, transport::describe_request_error};
 
 /// The header that carries the REST protocol version, both ways.
 pub const VERSION_HEADER: &str = "X-MCP-Version";
@@ -32,6 +31,8 @@ pub struct RestClient {
     pub(super) http: reqwest::Client,
     pub(super) base: String,
     pub(super) credentials: Credentials,
+    /// `credentials` as headers, made once.
+    pub(super) headers: HeaderMap,
     pub(super) protocol_version: String,
     pub(super) timeout: Duration,
 }
@@ -74,17 +75,23 @@ impl RestClient {
         }
     }
 
-    /// The bearer token and headers sent.
-    pub(crate) fn credentials(&self) -> &Credentials {
+    /// The credentials sent with every request.
+    pub fn credentials(&self) -> &Credentials {
         &self.credentials
     }
 
-    /// This client sending `credentials` instead of its own.
-    pub(crate) fn with_credentials(&self, credentials: Credentials) -> RestClient {
-        RestClient {
+    /// A client like this one sending `credentials` instead of its own.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidInput`](crate::Error::InvalidInput) for a header that HTTP cannot
+    /// carry.
+    pub fn with_credentials(&self, credentials: Credentials) -> Result<RestClient> {
+        Ok(RestClient {
+            headers: credentials.header_map()?,
             credentials,
             ..self.clone()
-        }
+        })
     }
 
     /// `GET /mcp/tools`.
@@ -233,19 +240,12 @@ impl RestClient {
     }
 
     fn request(&self, method: Method, path: &str, timeout: Duration) -> RequestBuilder {
-        let mut request = self
-            .http
+        self.http
             .request(method, format!("{}{path}", self.base))
             .header(VERSION_HEADER, &self.protocol_version)
             .header(header::ACCEPT, "application/json")
-            .timeout(timeout);
-        if let Some(token) = &self.credentials.bearer_token {
-            request = request.bearer_auth(token.expose());
-        }
-        for (name, value) in &self.credentials.headers {
-            request = request.header(name.as_str(), value.expose());
-        }
-        request
+            .timeout(timeout)
+            .headers(self.headers.clone())
     }
 
     async fn send(

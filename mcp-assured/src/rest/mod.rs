@@ -27,7 +27,6 @@ mod builder;
 mod client;
 mod envelope;
 
-pub(crate) use builder::Credentials;
 pub use builder::RestClientBuilder;
 pub use client::{RestClient, VERSION_HEADER};
 pub use envelope::{

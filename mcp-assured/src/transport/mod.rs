@@ -12,16 +12,23 @@ pub(crate) use sse::describe_request_error;
 pub(crate) mod streamable_http;
 
 use self::{
-    http::HttpSettings,
     in_process::{InProcessServer, ServerTask},
     stdio::{ChildGuard, StdioCommand},
 };
 
+use crate::Credentials;
+
 /// Where the server is, with everything needed to reach it.
 #[derive(Debug)]
 pub(crate) enum Target {
-    StreamableHttp { url: String, http: HttpSettings },
-    Sse { url: String, http: HttpSettings },
+    StreamableHttp {
+        url: String,
+        credentials: Credentials,
+    },
+    Sse {
+        url: String,
+        credentials: Credentials,
+    },
     Stdio(StdioCommand),
     InProcess(InProcessServer),
 }

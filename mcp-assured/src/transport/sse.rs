@@ -16,9 +16,9 @@ use sse_stream::{Sse, SseStream};
 
 use super::{
     diagnostics::{Diagnostics, Fault},
-    http::{CONNECTION_REFUSED, HttpSettings},
+    http::CONNECTION_REFUSED,
 };
-use crate::Error;
+use crate::{Credentials, Error};
 
 /// A failed POST of a message to the endpoint.
 #[derive(Debug, thiserror::Error)]
@@ -44,7 +44,7 @@ pub(crate) struct SseTransport {
 /// Opens the event stream and waits for the `endpoint` event.
 pub(crate) async fn connect(
     url: &str,
-    settings: &HttpSettings,
+    credentials: &Credentials,
     diagnostics: &Arc<Diagnostics>,
 ) -> Result<SseTransport, Error> {
     let connect_error =
@@ -56,7 +56,7 @@ pub(crate) async fn connect(
         };
     let stream_url = reqwest::Url::parse(url)
         .map_err(|e| Error::invalid("base URI", format!("`{url}` is not a URL: {e}")))?;
-    let headers: HeaderMap = settings.header_map()?.into_iter().collect();
+    let headers = credentials.header_map()?;
     // Pooled idle connections stall ~40 ms per POST (delayed ACK); a test harness wants
     // every call fast and independent.
     let http = reqwest::Client::builder()

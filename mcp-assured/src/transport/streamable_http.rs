@@ -20,30 +20,25 @@ use serde::{Deserialize, de::IgnoredAny};
 use serde_json::Value;
 use sse_stream::Sse;
 
-use super::{
-    diagnostics::Diagnostics,
-    http::{Auth, HttpSettings},
-};
-use crate::Error;
+use super::diagnostics::Diagnostics;
+use crate::{Credentials, Error};
 
 /// How many same-origin redirects are followed.
 const MAX_REDIRECTS: usize = 5;
 
 pub(crate) fn transport(
     url: &str,
-    settings: &HttpSettings,
+    credentials: &Credentials,
     diagnostics: &Arc<Diagnostics>,
 ) -> Result<StreamableHttpClientTransport<Capturing>, Error> {
-    let mut without_bearer = settings.clone();
-    let mut config = StreamableHttpClientTransportConfig::with_uri(url);
-    // rmcp sends a bearer token itself; everything else travels as a custom header.
-    if let Some(Auth::Bearer(token)) = &settings.auth {
-        config = config.auth_header(token.expose());
-        without_bearer.auth = None;
-    }
+    let headers = credentials
+        .header_map()?
+        .iter()
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect();
     // A harness reports an expired session instead of silently starting a new one.
-    let mut config = config
-        .custom_headers(without_bearer.header_map()?)
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url)
+        .custom_headers(headers)
         .reinit_on_expired_session(false);
     config.retry_config = Arc::new(reconnect_policy());
     let client = Capturing {
