@@ -18,8 +18,8 @@ use serde_json::Value;
 
 use super::{
     notifications::NotificationLog,
-    recording::StrayResponses,
     server_requests::{Answers, ServerRequest},
+    stray::StrayResponses,
 };
 
 #[derive(Debug, Clone)]

@@ -13,6 +13,7 @@ mod pending;
 mod recording;
 pub(crate) mod results;
 pub(crate) mod server_requests;
+mod stray;
 
 use std::{sync::Arc, time::Duration};
 

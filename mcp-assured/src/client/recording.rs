@@ -7,27 +7,18 @@
 //! means everything the server sent before a response is in the log when the response is
 //! returned.
 //!
-//! rmcp drops a response whose id it is not waiting for without a word; a harness keeps it,
-//! for [`McpClient::stray_responses`](crate::McpClient::stray_responses). A request the
-//! client cancelled (`notifications/cancelled`, sent on a timeout too) is no longer waited
-//! for, so a late answer to it is stray.
-
-use std::{
-    collections::HashSet,
-    sync::{Mutex, MutexGuard},
-};
-
-use rmcp::{
-    RoleClient,
-    model::{ClientNotification, JsonRpcMessage, RequestId},
-    service::{RxJsonRpcMessage, TxJsonRpcMessage},
-    transport::Transport,
-};
-use serde_json::Value;
+//! It also tells [`StrayResponses`](super::stray::StrayResponses) which requests go out, which
+//! are cancelled and which responses come in.
 
 use super::{
     handler::Harness,
     notifications::{Notification, NotificationLog},
+};
+use rmcp::{
+    RoleClient,
+    model::{ClientNotification, JsonRpcMessage},
+    service::{RxJsonRpcMessage, TxJsonRpcMessage},
+    transport::Transport,
 };
 
 pub(crate) struct Recording<T> {
@@ -46,41 +37,6 @@ impl<T> Recording<T> {
     fn log(&self) -> &NotificationLog {
         &self.harness.state.notifications
     }
-}
-
-/// The ids of the client's requests not answered yet, and the responses that matched none.
-#[derive(Debug, Default)]
-pub(crate) struct StrayResponses {
-    waiting: Mutex<HashSet<RequestId>>,
-    stray: Mutex<Vec<Value>>,
-}
-
-impl StrayResponses {
-    fn sent(&self, id: &RequestId) {
-        lock(&self.waiting).insert(id.clone());
-    }
-
-    /// The client cancelled a request: rmcp stops waiting for it, and so do we.
-    fn cancelled(&self, id: &RequestId) {
-        lock(&self.waiting).remove(id);
-    }
-
-    /// A response arrived: stray unless it answers a request still waiting.
-    fn received(&self, id: &RequestId, message: &RxJsonRpcMessage<RoleClient>) {
-        if !lock(&self.waiting).remove(id) {
-            lock(&self.stray).push(serde_json::to_value(message).unwrap_or(Value::Null));
-        }
-    }
-
-    pub(crate) fn all(&self) -> Vec<Value> {
-        lock(&self.stray).clone()
-    }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl<T: Transport<RoleClient>> Transport<RoleClient> for Recording<T> {
@@ -134,28 +90,6 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Recording<T> {
 mod tests {
     use super::*;
 
-    fn response(id: i64) -> (RequestId, RxJsonRpcMessage<RoleClient>) {
-        let message: RxJsonRpcMessage<RoleClient> =
-            serde_json::from_value(serde_json::json!({"jsonrpc": "2.0", "id": id, "result": {}}))
-                .unwrap();
-        (RequestId::Number(id), message)
-    }
-
-    #[test]
-    fn a_response_is_stray_unless_its_request_is_waiting() {
-        let responses = StrayResponses::default();
-        responses.sent(&RequestId::Number(1));
-        let (id, answer) = response(1);
-        responses.received(&id, &answer);
-        assert!(responses.all().is_empty());
-        // Answered twice, and never asked.
-        responses.received(&id, &answer);
-        let (unknown, stray) = response(7);
-        responses.received(&unknown, &stray);
-        let ids: Vec<_> = responses.all().iter().map(|r| r["id"].clone()).collect();
-        assert_eq!(ids, [1, 7]);
-    }
-
     /// Sends nothing anywhere; receives the messages it was given, then ends.
     struct Replay(Vec<RxJsonRpcMessage<RoleClient>>);
 
@@ -186,8 +120,8 @@ mod tests {
     #[tokio::test]
     async fn an_answer_to_a_cancelled_request_is_stray() {
         let harness = Harness::new(Default::default(), Default::default());
-        let (_, late) = response(1);
-        let (_, answer) = response(2);
+        let (_, late) = crate::client::stray::tests::response(1);
+        let (_, answer) = crate::client::stray::tests::response(2);
         let mut transport = Recording::new(Replay(vec![late, answer]), &harness);
         for id in [1, 2] {
             let request = serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "ping"});
@@ -203,6 +137,6 @@ mod tests {
         let stray = harness.state.stray_responses.all();
         let ids: Vec<_> = stray.iter().map(|r| r["id"].clone()).collect();
         assert_eq!(ids, [1]);
-        assert!(lock(&harness.state.stray_responses.waiting).is_empty());
+        assert_eq!(harness.state.stray_responses.waiting(), 0);
     }
 }

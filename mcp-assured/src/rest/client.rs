@@ -6,14 +6,11 @@ use reqwest::{Method, RequestBuilder, Response, StatusCode, header, header::Head
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::envelope::{Execution, ExecutionContext, RestTool, RestToolList};
+use super::envelope::{Execution, ExecutionContext, RestTool, RestToolList, excerpt};
 use crate::{Credentials, Error, Result, transport::describe_request_error};
 
 /// The header that carries the REST protocol version, both ways.
 pub const VERSION_HEADER: &str = "X-MCP-Version";
-
-/// Longest body quoted in an error.
-const QUOTED_BODY: usize = 1000;
 
 /// How much longer than a `context.timeout` the client waits, so that the server's
 /// `TIMEOUT_ERROR` arrives before the client gives up.
@@ -347,13 +344,6 @@ fn http_error(
         retry_after,
         content_type,
         body: excerpt(body),
-    }
-}
-
-pub(super) fn excerpt(text: &str) -> String {
-    match text.char_indices().nth(QUOTED_BODY) {
-        Some((cut, _)) => format!("{}… ({} bytes)", &text[..cut], text.len()),
-        None => text.to_owned(),
     }
 }
 

@@ -237,7 +237,7 @@ impl Execution {
                 method: format!("POST /mcp/tools/{tool}/execute"),
                 detail: format!(
                     "{error}; expected the envelope {{\"success\": .., \"result\" | \"error\": .., \"metadata\": ..}}, got {}",
-                    super::client::excerpt(&body.to_string())
+                    excerpt(&body.to_string())
                 ),
             }
         })?;
@@ -337,6 +337,17 @@ impl ExecutionContext {
     pub fn priority(mut self, priority: Priority) -> Self {
         self.priority = Some(priority);
         self
+    }
+}
+
+/// Longest body quoted in an error.
+const QUOTED_BODY: usize = 1000;
+
+/// `text`, cut to [`QUOTED_BODY`] characters, for an error that quotes a body.
+pub(super) fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(QUOTED_BODY) {
+        Some((cut, _)) => format!("{}… ({} bytes)", &text[..cut], text.len()),
+        None => text.to_owned(),
     }
 }
 
