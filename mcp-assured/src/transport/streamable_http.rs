@@ -161,6 +161,9 @@ impl Capturing {
 impl StreamableHttpClient for Capturing {
     type Error = reqwest::Error;
 
+    // The `_with_max_sse_event_size` methods rmcp calls keep their defaults, which come
+    // here: the transport is configured with rmcp's default limit, which is also what the
+    // inner client's methods below apply.
     async fn post_message(
         &self,
         uri: Arc<str>,
@@ -173,30 +176,6 @@ impl StreamableHttpClient for Capturing {
         let response = self
             .inner
             .post_message(uri, message, session_id, auth_header, custom_headers)
-            .await?;
-        Ok(self.tap(response, request))
-    }
-
-    async fn post_message_with_max_sse_event_size(
-        &self,
-        uri: Arc<str>,
-        message: ClientJsonRpcMessage,
-        session_id: Option<Arc<str>>,
-        auth_header: Option<String>,
-        custom_headers: HashMap<HeaderName, HeaderValue>,
-        max_sse_event_size: usize,
-    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
-        let request = request_id(&message);
-        let response = self
-            .inner
-            .post_message_with_max_sse_event_size(
-                uri,
-                message,
-                session_id,
-                auth_header,
-                custom_headers,
-                max_sse_event_size,
-            )
             .await?;
         Ok(self.tap(response, request))
     }
@@ -224,29 +203,6 @@ impl StreamableHttpClient for Capturing {
         let events = self
             .inner
             .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
-            .await?;
-        Ok(self.tap_events(events, None))
-    }
-
-    async fn get_stream_with_max_sse_event_size(
-        &self,
-        uri: Arc<str>,
-        session_id: Option<Arc<str>>,
-        last_event_id: Option<String>,
-        auth_header: Option<String>,
-        custom_headers: HashMap<HeaderName, HeaderValue>,
-        max_sse_event_size: usize,
-    ) -> Result<Events, StreamableHttpError<Self::Error>> {
-        let events = self
-            .inner
-            .get_stream_with_max_sse_event_size(
-                uri,
-                session_id,
-                last_event_id,
-                auth_header,
-                custom_headers,
-                max_sse_event_size,
-            )
             .await?;
         Ok(self.tap_events(events, None))
     }
