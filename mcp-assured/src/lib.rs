@@ -157,18 +157,23 @@ mod credentials;
 mod error;
 pub mod fixture;
 pub mod rest;
+mod results;
+pub mod schema;
 mod secret;
 pub mod server_tests;
 pub mod snapshot;
 mod transport;
 
 pub use client::{
-    ClientBuilder, DEFAULT_TIMEOUT, FromServerResult, IntoAnswer, LogMessage, McpAssured,
-    McpClient, Notification, PendingRequest, Progress, PromptResult, ResourceResult, ServerInfo,
-    ServerRequest, ToolResult,
+    ClientBuilder, DEFAULT_TIMEOUT, FromServerResult, IntoAnswer, McpAssured, McpClient,
+    PendingRequest, ServerInfo, ServerRequest,
 };
 pub use credentials::Credentials;
 pub use error::{Error, Result, code};
+pub use results::{
+    mcp::{PromptResult, ResourceResult, ToolResult},
+    notification::{LogMessage, Notification, Progress},
+};
 pub use secret::Secret;
 
 /// Turns an async function into a test of an MCP server: starts the server (in process, as

@@ -3,11 +3,12 @@
 
 use mcp_assured::{
     Error, PromptResult, ResourceResult, ToolResult,
-    assert::{AssertionError, schema},
+    assert::AssertionError,
     code,
     model::{CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, Tool},
     prelude::*,
     rest::{ErrorCode, Execution},
+    schema,
 };
 use serde_json::{Value, json};
 

@@ -9,7 +9,7 @@ use std::{
     },
 };
 
-use mcp_assured::{McpClient, assert::schema::Schema, model::Tool};
+use mcp_assured::{McpClient, model::Tool, schema::Schema};
 use serde_json::{Value, json};
 use tokio::sync::Mutex;
 

@@ -236,17 +236,9 @@ impl ExecutionAssert<'_> {
     /// [`result_equals`](Self::result_equals), returning the failure.
     pub fn try_result_equals(self, expected: impl Serialize) -> Result<Self, AssertionError> {
         let expected = serde_json::to_value(expected).unwrap_or(Value::Null);
-        let actual = self.execution.result.clone().unwrap_or(Value::Null);
-        if json::equal(&expected, &actual) {
-            return Ok(self);
-        }
-        Failure::new(format!(
-            "Expected the result of tool `{}` to equal the expected JSON.",
-            self.tool()
-        ))
-        .fact("tool", self.tool())
-        .diff(&expected, &actual)
-        .err()
+        let actual = self.execution.result.as_ref().unwrap_or(&Value::Null);
+        json::expect_equal("result", self.tool(), &expected, actual)?;
+        Ok(self)
     }
 
     /// The result contains `subset`: every key given, with a containing value.

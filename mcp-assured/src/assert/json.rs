@@ -3,6 +3,26 @@
 
 use serde_json::Value;
 
+use super::failure::{AssertionError, Failure};
+
+/// `actual`, the `what` of tool `tool`, [`equal`]s `expected`; the failure shows a diff.
+pub(crate) fn expect_equal(
+    what: &str,
+    tool: &str,
+    expected: &Value,
+    actual: &Value,
+) -> Result<(), AssertionError> {
+    if equal(expected, actual) {
+        return Ok(());
+    }
+    Failure::new(format!(
+        "Expected the {what} of tool `{tool}` to equal the expected JSON."
+    ))
+    .fact("tool", tool)
+    .diff(expected, actual)
+    .err()
+}
+
 /// Equal as JSON values, numbers compared numerically.
 pub(crate) fn equal(expected: &Value, actual: &Value) -> bool {
     match (expected, actual) {

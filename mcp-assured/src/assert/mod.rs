@@ -27,10 +27,10 @@ mod errors;
 mod execution;
 mod failure;
 mod json;
+mod listed;
 mod notifications;
 mod prompts;
 mod resources;
-pub mod schema;
 mod tool_result;
 mod tools;
 

@@ -6,7 +6,7 @@ use rmcp::model::LoggingLevel;
 use serde_json::Value;
 
 use super::failure::{AssertionError, Failure, check};
-use crate::{LogMessage, McpClient, Notification, Progress};
+use crate::{LogMessage, Notification, Progress};
 
 /// Checks on the notifications received so far; from `client.assert_notifications()`.
 ///
@@ -24,15 +24,11 @@ pub trait AssertNotifications {
     fn assert_notifications(&self) -> NotificationsAssert;
 }
 
-impl AssertNotifications for McpClient {
-    fn assert_notifications(&self) -> NotificationsAssert {
-        NotificationsAssert {
-            notifications: self.notifications(),
-        }
-    }
-}
-
 impl NotificationsAssert {
+    pub(crate) fn new(notifications: Vec<Notification>) -> Self {
+        NotificationsAssert { notifications }
+    }
+
     fn received(&self) -> Value {
         Value::Array(
             self.notifications

@@ -3,7 +3,10 @@
 use rmcp::model::{GetPromptResult, Prompt};
 use serde_json::Value;
 
-use super::failure::{AssertionError, Failure, check, did_you_mean, listing};
+use super::{
+    failure::{AssertionError, Failure, check},
+    listed::PROMPTS,
+};
 use crate::PromptResult;
 
 /// Checks on a list of prompts; from `prompts.assert()`.
@@ -48,14 +51,7 @@ impl<'a> PromptListAssert<'a> {
             Some(prompt) => Ok(PromptAssert { prompt }),
             None => {
                 let names: Vec<String> = self.prompts.iter().map(|p| p.name.clone()).collect();
-                let mut failure = Failure::new(format!(
-                    "Expected a prompt named `{name}`, but the server does not list it."
-                ))
-                .fact("prompts", listing(&names));
-                if let Some(close) = did_you_mean(name, &names) {
-                    failure = failure.fact("did you mean", format!("`{close}`"));
-                }
-                failure.err()
+                PROMPTS.missing(name, &names)
             }
         }
     }

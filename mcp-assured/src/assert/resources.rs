@@ -3,7 +3,10 @@
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents};
 use serde_json::Value;
 
-use super::failure::{AssertionError, Failure, check, did_you_mean, listing};
+use super::{
+    failure::{AssertionError, Failure, check},
+    listed::RESOURCES,
+};
 use crate::ResourceResult;
 
 /// Checks on a list of resources; from `resources.assert()`.
@@ -38,15 +41,7 @@ impl ResourceListAssert<'_> {
     /// [`contains_uri`](Self::contains_uri), returning the failure.
     pub fn try_contains_uri(self, uri: &str) -> Result<Self, AssertionError> {
         if !self.resources.iter().any(|r| r.uri == uri) {
-            let uris = self.uris();
-            let mut failure = Failure::new(format!(
-                "Expected a resource `{uri}`, but the server does not list it."
-            ))
-            .fact("resources", listing(&uris));
-            if let Some(close) = did_you_mean(uri, &uris) {
-                failure = failure.fact("did you mean", format!("`{close}`"));
-            }
-            return failure.err();
+            return RESOURCES.missing(uri, &self.uris());
         }
         Ok(self)
     }
@@ -60,11 +55,7 @@ impl ResourceListAssert<'_> {
     /// [`does_not_contain_uri`](Self::does_not_contain_uri), returning the failure.
     pub fn try_does_not_contain_uri(self, uri: &str) -> Result<Self, AssertionError> {
         if self.resources.iter().any(|r| r.uri == uri) {
-            return Failure::new(format!(
-                "Expected no resource `{uri}`, but the server lists it."
-            ))
-            .fact("resources", listing(&self.uris()))
-            .err();
+            return RESOURCES.unwanted(uri, &self.uris());
         }
         Ok(self)
     }
@@ -78,12 +69,7 @@ impl ResourceListAssert<'_> {
     /// [`has_count`](Self::has_count), returning the failure.
     pub fn try_has_count(self, count: usize) -> Result<Self, AssertionError> {
         if self.resources.len() != count {
-            return Failure::new(format!(
-                "Expected {count} resources, but the server lists {}.",
-                self.resources.len()
-            ))
-            .fact("resources", listing(&self.uris()))
-            .err();
+            return RESOURCES.wrong_count(count, &self.uris());
         }
         Ok(self)
     }

@@ -8,9 +8,9 @@ use serde_json::Value;
 
 use super::{
     failure::{AssertionError, Failure, check},
-    json, schema,
+    json,
 };
-use crate::ToolResult;
+use crate::{ToolResult, schema};
 
 /// Checks on a tool result; from `result.assert()` (see [`AssertToolResult`]).
 ///
@@ -80,7 +80,7 @@ impl AssertToolResult for CallToolResult {
 impl<'a> ToolResultAssert<'a> {
     /// The text of every text block, joined by newlines.
     pub fn text(&self) -> String {
-        crate::client::results::text_of(self.result)
+        crate::results::mcp::text_of(self.result)
     }
 
     fn failure(&self, headline: String) -> Failure {
@@ -259,15 +259,7 @@ impl<'a> ToolResultAssert<'a> {
     pub fn try_structured_equals(self, expected: impl Serialize) -> Result<Self, AssertionError> {
         let expected = serde_json::to_value(expected).unwrap_or(Value::Null);
         let actual = self.structured()?;
-        if !json::equal(&expected, actual) {
-            return Failure::new(format!(
-                "Expected the structured content of tool `{}` to equal the expected JSON.",
-                self.tool
-            ))
-            .fact("tool", self.tool)
-            .diff(&expected, actual)
-            .err();
-        }
+        json::expect_equal("structured content", self.tool, &expected, actual)?;
         Ok(self)
     }
 

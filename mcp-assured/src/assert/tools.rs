@@ -4,9 +4,10 @@ use rmcp::model::Tool;
 use serde_json::Value;
 
 use super::{
-    failure::{AssertionError, Failure, check, did_you_mean, listing},
-    schema,
+    failure::{AssertionError, Failure, check, listing},
+    listed::TOOLS,
 };
+use crate::schema;
 
 /// Checks on a list of tools; from `tools.assert()` (see [`AssertTools`]).
 ///
@@ -65,11 +66,7 @@ impl<'a> ToolListAssert<'a> {
     /// [`does_not_contain_tool`](Self::does_not_contain_tool), returning the failure.
     pub fn try_does_not_contain_tool(self, name: &str) -> Result<Self, AssertionError> {
         if self.tools.iter().any(|t| t.name == name) {
-            return Failure::new(format!(
-                "Expected no tool named `{name}`, but the server lists it."
-            ))
-            .fact("tools", listing(&self.names()))
-            .err();
+            return TOOLS.unwanted(name, &self.names());
         }
         Ok(self)
     }
@@ -83,12 +80,7 @@ impl<'a> ToolListAssert<'a> {
     /// [`has_count`](Self::has_count), returning the failure.
     pub fn try_has_count(self, count: usize) -> Result<Self, AssertionError> {
         if self.tools.len() != count {
-            return Failure::new(format!(
-                "Expected {count} tools, but the server lists {}.",
-                self.tools.len()
-            ))
-            .fact("tools", listing(&self.names()))
-            .err();
+            return TOOLS.wrong_count(count, &self.names());
         }
         Ok(self)
     }
@@ -103,17 +95,7 @@ impl<'a> ToolListAssert<'a> {
     pub fn try_tool(self, name: &str) -> Result<ToolAssert<'a>, AssertionError> {
         match self.tools.iter().find(|t| t.name == name) {
             Some(tool) => Ok(ToolAssert { tool }),
-            None => {
-                let names = self.names();
-                let mut failure = Failure::new(format!(
-                    "Expected a tool named `{name}`, but the server does not list it."
-                ))
-                .fact("tools", listing(&names));
-                if let Some(close) = did_you_mean(name, &names) {
-                    failure = failure.fact("did you mean", format!("`{close}`"));
-                }
-                failure.err()
-            }
+            None => TOOLS.missing(name, &self.names()),
         }
     }
 }

@@ -497,8 +497,7 @@ async fn check_structured_output(
                     "`{name}` has an outputSchema but returned no structuredContent"
                 )),
                 Some(structured) => {
-                    let violations =
-                        crate::assert::schema::violations(&tool["outputSchema"], structured);
+                    let violations = crate::schema::violations(&tool["outputSchema"], structured);
                     if !violations.is_empty() {
                         let listed: Vec<String> =
                             violations.iter().map(ToString::to_string).collect();

@@ -8,10 +8,9 @@ mod builder;
 mod connect;
 mod failure;
 mod handler;
-pub(crate) mod notifications;
+mod notifications;
 mod pending;
 mod recording;
-pub(crate) mod results;
 pub(crate) mod server_requests;
 mod stray;
 
@@ -37,17 +36,15 @@ use tokio::sync::Mutex;
 
 pub use self::{
     builder::{ClientBuilder, DEFAULT_TIMEOUT, McpAssured},
-    notifications::{LogMessage, Notification, Progress},
     pending::{FromServerResult, PendingRequest},
-    results::{PromptResult, ResourceResult, ToolResult},
     server_requests::{IntoAnswer, ServerRequest},
 };
-use self::{
-    connect::Connection,
-    handler::Harness,
-    notifications::{LOG_MESSAGE, PROGRESS},
+use self::{connect::Connection, handler::Harness};
+use crate::{
+    Error, LogMessage, Notification, Progress, PromptResult, ResourceResult, Result, ToolResult,
+    results::notification::{LOG_MESSAGE, PROGRESS},
+    transport::diagnostics::Diagnostics,
 };
-use crate::{Error, Result, transport::diagnostics::Diagnostics};
 
 /// A guard against servers whose cursors never end.
 const MAX_PAGES: usize = 10_000;
@@ -417,13 +414,13 @@ impl McpClient {
     /// sent.
     pub async fn call_tool_checked(&self, name: &str, arguments: Value) -> Result<ToolResult> {
         let tool = self.tool(name).await?;
-        let violations = crate::assert::schema::validate_arguments(&tool, &arguments);
+        let violations = crate::schema::validate_arguments(&tool, &arguments);
         if !violations.is_empty() {
             return Err(Error::invalid(
                 format!("arguments for tool `{name}`"),
                 format!(
                     "they break its input schema:\n{}",
-                    crate::assert::schema::describe(&violations)
+                    crate::schema::describe(&violations)
                 ),
             ));
         }

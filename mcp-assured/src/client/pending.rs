@@ -14,12 +14,11 @@ use rmcp::{
 };
 use serde_json::Value;
 
-use super::{
-    McpClient, failure,
-    notifications::{PROGRESS, Progress},
-    results::{PromptResult, ResourceResult, ToolResult},
+use super::{McpClient, failure};
+use crate::{
+    Error, Progress, PromptResult, ResourceResult, Result, ToolResult,
+    results::notification::PROGRESS,
 };
-use crate::{Error, Result};
 
 /// A result type a request can return.
 pub trait FromServerResult: Sized {

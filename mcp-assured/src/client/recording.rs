@@ -10,10 +10,8 @@
 //! It also tells [`StrayResponses`](super::stray::StrayResponses) which requests go out, which
 //! are cancelled and which responses come in.
 
-use super::{
-    handler::Harness,
-    notifications::{Notification, NotificationLog},
-};
+use super::{handler::Harness, notifications::NotificationLog};
+use crate::Notification;
 use rmcp::{
     RoleClient,
     model::{ClientNotification, JsonRpcMessage},

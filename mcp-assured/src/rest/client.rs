@@ -6,7 +6,7 @@ use reqwest::{Method, RequestBuilder, Response, StatusCode, header, header::Head
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::envelope::{Execution, ExecutionContext, RestTool, RestToolList, excerpt};
+use crate::results::rest::{Execution, ExecutionContext, RestTool, RestToolList, excerpt};
 use crate::{Credentials, Error, Result, transport::describe_request_error};
 
 /// The header that carries the REST protocol version, both ways.
@@ -197,29 +197,12 @@ impl RestClient {
         let protocol_version = header_text(&response, VERSION_HEADER);
         let retry_after = header_text(&response, header::RETRY_AFTER.as_str());
         let (text, content_type) = self.body(&request, response, timeout).await?;
-        let json = match serde_json::from_str::<Value>(&text) {
-            Ok(json) => json,
-            Err(_) if !status.is_success() => {
-                return Err(http_error(
-                    &request,
-                    status,
-                    retry_after,
-                    content_type,
-                    &text,
-                ));
-            }
-            Err(error) => {
-                return Err(not_json(
-                    &request,
-                    status,
-                    content_type.as_deref(),
-                    &text,
-                    &error,
-                ));
-            }
-        };
-        let mut execution = match Execution::from_envelope(name, status.as_u16(), json) {
+        let decoded = serde_json::from_str::<Value>(&text)
+            .map_err(|error| not_json(&request, status, content_type.as_deref(), &text, &error))
+            .and_then(|json| Execution::from_envelope(name, status.as_u16(), json));
+        let mut execution = match decoded {
             Ok(execution) => execution,
+            // An error status without an envelope (a proxy's page, say) is an HTTP error.
             Err(_) if !status.is_success() => {
                 return Err(http_error(
                     &request,

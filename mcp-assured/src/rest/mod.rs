@@ -25,13 +25,12 @@
 
 mod builder;
 mod client;
-mod envelope;
 
-pub use builder::RestClientBuilder;
-pub use client::{RestClient, VERSION_HEADER};
-pub use envelope::{
+pub use crate::results::rest::{
     ErrorCode, Execution, ExecutionContext, Metadata, Priority, RestError, RestTool, RestToolList,
 };
+pub use builder::RestClientBuilder;
+pub use client::{RestClient, VERSION_HEADER};
 
 impl crate::McpAssured {
     /// Starts configuring a client of a hybrid server's REST tool endpoints.

@@ -39,7 +39,7 @@ pub fn violations(schema: &Value, value: &Value) -> Vec<Violation> {
 /// checking).
 ///
 /// ```
-/// use mcp_assured::assert::schema::Schema;
+/// use mcp_assured::schema::Schema;
 /// use serde_json::json;
 ///
 /// let schema = Schema::compile(&json!({"type": "object", "required": ["city"]}));
@@ -89,7 +89,7 @@ impl Schema {
 /// Checks `arguments` against `tool`'s `inputSchema` before a call.
 ///
 /// ```
-/// use mcp_assured::{assert::schema, model::Tool};
+/// use mcp_assured::{model::Tool, schema};
 /// use serde_json::json;
 ///
 /// let schema = json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]});

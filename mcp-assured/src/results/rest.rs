@@ -214,7 +214,7 @@ struct EnvelopeBody {
 
 impl Execution {
     /// The execution of `tool` that `body`, an envelope answered with HTTP `status`, stands
-    /// for: what [`RestClient::execute`](super::RestClient::execute) returns, for envelopes
+    /// for: what [`RestClient::execute`](crate::rest::RestClient::execute) returns, for envelopes
     /// from elsewhere (a recording, another client). Without the response's headers.
     ///
     /// ```
@@ -344,7 +344,7 @@ impl ExecutionContext {
 const QUOTED_BODY: usize = 1000;
 
 /// `text`, cut to [`QUOTED_BODY`] characters, for an error that quotes a body.
-pub(super) fn excerpt(text: &str) -> String {
+pub(crate) fn excerpt(text: &str) -> String {
     match text.char_indices().nth(QUOTED_BODY) {
         Some((cut, _)) => format!("{}… ({} bytes)", &text[..cut], text.len()),
         None => text.to_owned(),
