@@ -3,7 +3,7 @@
 use std::fmt::Debug;
 
 use super::failure::{AssertionError, Failure, check};
-use crate::{Error, code};
+use crate::error::{Error, code};
 
 /// Checks on an [`Error`]; from `result.assert_err()` or `error.assert()`.
 ///

@@ -10,7 +10,7 @@ use super::{
     failure::{AssertionError, Failure, check},
     json,
 };
-use crate::rest::{ErrorCode, Execution};
+use crate::results::rest::{ErrorCode, Execution};
 
 /// Chained checks on one REST execution; made by [`AssertExecution::assert`].
 #[derive(Debug)]

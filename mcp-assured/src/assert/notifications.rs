@@ -6,7 +6,7 @@ use rmcp::model::LoggingLevel;
 use serde_json::Value;
 
 use super::failure::{AssertionError, Failure, check};
-use crate::{LogMessage, Notification, Progress};
+use crate::results::notification::{LogMessage, Notification, Progress};
 
 /// Checks on the notifications received so far; from `client.assert_notifications()`.
 ///

@@ -7,7 +7,7 @@ use super::{
     failure::{AssertionError, Failure, check},
     listed::PROMPTS,
 };
-use crate::PromptResult;
+use crate::results::mcp::PromptResult;
 
 /// Checks on a list of prompts; from `prompts.assert()`.
 #[derive(Debug, Clone, Copy)]

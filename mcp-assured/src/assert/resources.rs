@@ -7,7 +7,7 @@ use super::{
     failure::{AssertionError, Failure, check},
     listed::RESOURCES,
 };
-use crate::ResourceResult;
+use crate::results::mcp::ResourceResult;
 
 /// Checks on a list of resources; from `resources.assert()`.
 #[derive(Debug, Clone, Copy)]

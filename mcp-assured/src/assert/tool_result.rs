@@ -10,7 +10,10 @@ use super::{
     failure::{AssertionError, Failure, check},
     json,
 };
-use crate::{ToolResult, schema};
+use crate::{
+    results::mcp::{ToolResult, text_of},
+    schema,
+};
 
 /// Checks on a tool result; from `result.assert()` (see [`AssertToolResult`]).
 ///
@@ -80,7 +83,7 @@ impl AssertToolResult for CallToolResult {
 impl<'a> ToolResultAssert<'a> {
     /// The text of every text block, joined by newlines.
     pub fn text(&self) -> String {
-        crate::results::mcp::text_of(self.result)
+        text_of(self.result)
     }
 
     fn failure(&self, headline: String) -> Failure {

@@ -230,10 +230,14 @@ impl Execution {
     ///
     /// [`Error::UnexpectedResponse`](crate::Error::UnexpectedResponse) if `body` is not an
     /// envelope: no boolean `success`, or an `error` or `metadata` that is not an object.
-    pub fn from_envelope(tool: impl Into<String>, status: u16, body: Value) -> crate::Result<Self> {
+    pub fn from_envelope(
+        tool: impl Into<String>,
+        status: u16,
+        body: Value,
+    ) -> crate::error::Result<Self> {
         let tool = tool.into();
         let envelope = EnvelopeBody::deserialize(&body).map_err(|error| {
-            crate::Error::UnexpectedResponse {
+            crate::error::Error::UnexpectedResponse {
                 method: format!("POST /mcp/tools/{tool}/execute"),
                 detail: format!(
                     "{error}; expected the envelope {{\"success\": .., \"result\" | \"error\": .., \"metadata\": ..}}, got {}",
