@@ -96,7 +96,7 @@ fn check_passes_on_the_example_server_and_speaks_json() {
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(
         report["summary"],
-        json!({"passed": 18, "failed": 0, "skipped": 0})
+        json!({"total": 18, "passed": 18, "failed": 0, "skipped": 0, "all_passed": true})
     );
     assert_eq!(report["server"]["name"], json!("mcp-assured-example"));
     assert_eq!(report["server_tests"], json!([]));
@@ -234,7 +234,7 @@ fn check_rest_reports_the_parity_of_a_hybrid_server() {
             (
                 check["name"].as_str().unwrap(),
                 check["status"].as_str().unwrap(),
-                check["reason"].as_str().unwrap(),
+                check["message"].as_str().unwrap(),
             )
         })
         .collect();

@@ -424,10 +424,14 @@ mod companion {
             json!({"total": 8, "passed": 2, "failed": 5, "skipped": 1, "all_passed": false})
         );
         let tests = run["tests"].as_array().unwrap();
-        assert_eq!(tests[0]["tool"]["name"], json!("mcp.test.capabilities"));
+        assert_eq!(tests[0]["name"], json!("mcp.test.capabilities"));
+        assert_eq!(
+            tests[0]["details"]["tool"]["name"],
+            json!("mcp.test.capabilities")
+        );
         assert_eq!(tests[0]["status"], json!("passed"));
         assert_eq!(
-            tests[0]["result"]["details"]["passed"],
+            tests[0]["details"]["result"]["details"]["passed"],
             json!(["tools/list answers", "tools/call answers"])
         );
         assert!(

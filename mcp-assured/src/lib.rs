@@ -143,7 +143,8 @@
 //!
 //! Health checks of a whole server: [`McpClient::check`] runs 18 protocol checks (see
 //! [`checks`]) and [`McpClient::run_server_tests`] the server's own `mcp.test.*` test tools
-//! (see [`server_tests`]); `mcp-assured check` runs both from the shell.
+//! (see [`server_tests`]), each into a [`report::Report`] that writes itself as text, JSON or
+//! JUnit XML; `mcp-assured check` runs both from the shell.
 //!
 //! Failures are one [`Error`] type whose messages say what happened: the HTTP status and
 //! `WWW-Authenticate` challenge of a refused connection, the JSON-RPC code of a rejected
@@ -156,6 +157,7 @@ mod client;
 mod credentials;
 mod error;
 pub mod fixture;
+pub mod report;
 pub mod rest;
 mod results;
 pub mod schema;

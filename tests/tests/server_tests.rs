@@ -5,10 +5,7 @@
 use std::time::Duration;
 
 use mcp_assured::{
-    McpClient,
-    checks::{CheckOptions, CheckStatus},
-    mcp_test,
-    server_tests::{TestStatus, is_test_tool},
+    McpClient, checks::CheckOptions, mcp_test, report::Status, server_tests::is_test_tool,
 };
 use serde_json::json;
 
@@ -50,36 +47,40 @@ mod selftest_server {
     #[mcp_test]
     async fn runs_every_test_and_judges_each(client: McpClient) {
         let report = client.run_server_tests().await.unwrap();
-        let status = |name: &str| report.outcome(name).unwrap().status;
-        assert_eq!(status("mcp.test.capabilities"), TestStatus::Passed);
-        assert_eq!(status("mcp.test.protocol"), TestStatus::Passed);
-        assert_eq!(status("mcp.test.tools.failing"), TestStatus::Failed);
-        assert_eq!(status("mcp.test.resources.skipped"), TestStatus::Skipped);
-        assert_eq!(status("mcp.test.custom.slow"), TestStatus::Failed);
-        assert_eq!(status("mcp.test.custom.bad_result"), TestStatus::Failed);
-        assert_eq!(status("mcp.test.custom.tool_error"), TestStatus::Failed);
+        let status = |name: &str| report.entry(name).unwrap().status;
+        assert_eq!(status("mcp.test.capabilities"), Status::Passed);
+        assert_eq!(status("mcp.test.protocol"), Status::Passed);
+        assert_eq!(status("mcp.test.tools.failing"), Status::Failed);
+        assert_eq!(status("mcp.test.resources.skipped"), Status::Skipped);
+        assert_eq!(status("mcp.test.custom.slow"), Status::Failed);
+        assert_eq!(status("mcp.test.custom.bad_result"), Status::Failed);
+        assert_eq!(status("mcp.test.custom.tool_error"), Status::Failed);
         // Malformed metadata fails the test; it still ran (with defaults), and says how.
-        let bad_metadata = report.outcome("mcp.test.custom.bad_metadata").unwrap();
-        assert_eq!(bad_metadata.status, TestStatus::Failed);
+        let bad_metadata = report.entry("mcp.test.custom.bad_metadata").unwrap();
+        assert_eq!(bad_metadata.status, Status::Failed);
         assert_eq!(
             bad_metadata.problems.len(),
             3,
             "{:?}",
             bad_metadata.problems
         );
-        assert!(
-            bad_metadata
-                .reason
-                .starts_with("malformed testMetadata (testMetadata.category is not a string: 7; "),
-            "{}",
-            bad_metadata.reason
+        assert_eq!(
+            json!(bad_metadata.problems),
+            bad_metadata.details["tool"]["metadata_problems"]
         );
         assert!(
             bad_metadata
-                .reason
+                .message
+                .starts_with("malformed testMetadata (testMetadata.category is not a string: 7; "),
+            "{}",
+            bad_metadata.message
+        );
+        assert!(
+            bad_metadata
+                .message
                 .ends_with("; the test itself: ran despite its metadata"),
             "{}",
-            bad_metadata.reason
+            bad_metadata.message
         );
         assert_eq!(
             (report.passed(), report.failed(), report.skipped()),
@@ -88,25 +89,30 @@ mod selftest_server {
         assert!(!report.is_success());
 
         // Arguments come from the input schema.
-        let protocol = report.outcome("mcp.test.protocol").unwrap();
-        assert_eq!(protocol.arguments, json!({"echo": "mcp-assured"}));
-        assert_eq!(protocol.reason, "echoed 'mcp-assured'");
-        // The slow test is cut at its own timeout, not the client's.
-        let slow = report.outcome("mcp.test.custom.slow").unwrap();
-        assert!(slow.elapsed < Duration::from_secs(2), "{:?}", slow.elapsed);
-        assert!(
-            slow.reason.starts_with("no answer within 200 ms"),
-            "{}",
-            slow.reason
-        );
-        let failing = report.outcome("mcp.test.tools.failing").unwrap();
+        let protocol = report.entry("mcp.test.protocol").unwrap();
         assert_eq!(
-            failing.reason,
+            protocol.details["arguments"],
+            json!({"echo": "mcp-assured"})
+        );
+        assert_eq!(protocol.details["result"]["success"], json!(true));
+        assert_eq!(protocol.message, "echoed 'mcp-assured'");
+        // The slow test is cut at its own timeout, not the client's.
+        let slow = report.entry("mcp.test.custom.slow").unwrap();
+        let elapsed = slow.duration.unwrap();
+        assert!(elapsed < Duration::from_secs(2), "{elapsed:?}");
+        assert!(
+            slow.message.starts_with("no answer within 200 ms"),
+            "{}",
+            slow.message
+        );
+        let failing = report.entry("mcp.test.tools.failing").unwrap();
+        assert_eq!(
+            failing.message,
             "1 of 2 checks failed (failed: echo trims whitespace)"
         );
-        let bad_result = report.outcome("mcp.test.custom.bad_result").unwrap();
+        let bad_result = report.entry("mcp.test.custom.bad_result").unwrap();
         assert_eq!(
-            bad_result.reason,
+            bad_result.message,
             "the result is not a TestResult: \"All good!\""
         );
 
@@ -114,12 +120,14 @@ mod selftest_server {
         client.ping().await.unwrap();
         let text = report.to_string();
         assert!(text.ends_with("2 passed, 5 failed, 1 skipped"), "{text}");
-        assert!(
-            text.starts_with("PASS mcp.test.capabilities (protocol, priority 1, "),
-            "{text}"
+        assert!(text.starts_with("PASS mcp.test.capabilities: "), "{text}");
+        let capabilities = &report.entry("mcp.test.capabilities").unwrap().details["tool"];
+        assert_eq!(
+            (&capabilities["category"], &capabilities["priority"]),
+            (&json!("protocol"), &json!(1))
         );
         assert!(
-            text.contains("     ! testMetadata.priority must be 1, 2 or 3, not \"high\"; using 3"),
+            text.contains("; the test itself: ran despite its metadata [testMetadata.category is not a string: 7] [testMetadata.priority must be 1, 2 or 3, not \"high\"; using 3] ["),
             "{text}"
         );
     }
@@ -132,14 +140,14 @@ async fn every_check_fails_on_the_broken_server_for_its_reason(client: McpClient
     let report = client.check_with(&options).await;
     let failure = |name: &str| {
         let check = report
-            .check(name)
+            .entry(name)
             .unwrap_or_else(|| panic!("no check {name} in\n{report}"));
         assert_eq!(
             check.status,
-            CheckStatus::Failed,
+            Status::Failed,
             "{name} should fail:\n{report}"
         );
-        check.reason.clone()
+        check.message.clone()
     };
     for capability in ["capabilities.logging", "capabilities.completions"] {
         assert!(
@@ -187,8 +195,8 @@ async fn every_check_fails_on_the_broken_server_for_its_reason(client: McpClient
         "pagination.tools",
     ] {
         assert_eq!(
-            report.check(passing).unwrap().status,
-            CheckStatus::Passed,
+            report.entry(passing).unwrap().status,
+            Status::Passed,
             "{passing}:\n{report}"
         );
     }
@@ -208,9 +216,9 @@ async fn server_everything_verdicts(client: McpClient) {
     assert!(client.server_test_tools().await.unwrap().is_empty());
     let report = client.check().await;
     let failed: Vec<&str> = report
-        .checks
+        .entries()
         .iter()
-        .filter(|check| check.status == CheckStatus::Failed)
+        .filter(|check| check.status == Status::Failed)
         .map(|check| check.name.as_str())
         .collect();
     assert_eq!(
@@ -220,9 +228,9 @@ async fn server_everything_verdicts(client: McpClient) {
     );
     assert!(
         report
-            .check("errors.unknown_resource")
+            .entry("errors.unknown_resource")
             .unwrap()
-            .reason
+            .message
             .contains("JSON-RPC error -32602"),
         "{report}"
     );
@@ -244,12 +252,15 @@ async fn a_silent_server_fails_ping_and_skips_the_rest(client: McpClient) {
         "{:?}",
         started.elapsed()
     );
-    let ping = report.check("ping").unwrap();
-    assert_eq!(ping.status, CheckStatus::Failed);
+    let ping = report.entry("ping").unwrap();
+    assert_eq!(ping.status, Status::Failed);
+    // Each check is timed; ping waited out the request timeout.
+    let waited = ping.duration.unwrap();
+    assert!(waited >= Duration::from_millis(300), "{waited:?}");
     assert!(
-        ping.reason.contains("got no answer within 300ms"),
+        ping.message.contains("got no answer within 300ms"),
         "{}",
-        ping.reason
+        ping.message
     );
     assert_eq!(
         (report.passed(), report.failed(), report.skipped()),

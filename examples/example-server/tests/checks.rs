@@ -11,7 +11,7 @@ async fn the_example_server_passes_every_check(client: McpClient) {
     assert!(report.is_success(), "{report}");
     assert_eq!(report.skipped(), 0, "{report}");
     let names: Vec<&str> = report
-        .checks
+        .entries()
         .iter()
         .map(|check| check.name.as_str())
         .collect();

@@ -5,8 +5,9 @@ mod support;
 
 use mcp_assured::{
     McpClient,
-    checks::{CHECKS, CheckOptions, CheckStatus},
+    checks::{CHECKS, CheckOptions},
     mcp_test,
+    report::Status,
     wiremock::MockServer,
 };
 use serde_json::json;
@@ -28,16 +29,16 @@ async fn the_weather_server_passes_every_check(client: McpClient, backend: &Mock
     let report = client.check_with(&options).await;
     assert!(report.is_success(), "{report}");
     let names: Vec<&str> = report
-        .checks
+        .entries()
         .iter()
         .map(|check| check.name.as_str())
         .collect();
     assert_eq!(names, CHECKS, "{report}");
     // Only tools are advertised: what needs resources or prompts has nothing to look at.
     let skipped: Vec<&str> = report
-        .checks
+        .entries()
         .iter()
-        .filter(|check| check.status == CheckStatus::Skipped)
+        .filter(|check| check.status == Status::Skipped)
         .map(|check| check.name.as_str())
         .collect();
     assert_eq!(
@@ -50,7 +51,7 @@ async fn the_weather_server_passes_every_check(client: McpClient, backend: &Mock
         "{report}"
     );
     assert_eq!(
-        report.check("tools.structured_output").unwrap().reason,
+        report.entry("tools.structured_output").unwrap().message,
         "conforms: current_weather, forecast, weather_alerts",
         "{report}"
     );

@@ -7,12 +7,11 @@ use std::time::Duration;
 
 use mcp_assured::{
     Error, McpAssured, McpClient,
-    checks::{
-        CheckReport, CheckStatus, PARITY_CHECKS, ParityOptions, check_parity, check_parity_with,
-    },
+    checks::{PARITY_CHECKS, ParityOptions, check_parity, check_parity_with},
     fixture::ServerProcess,
     mcp_test,
     prelude::*,
+    report::{Report, Status},
     rest::{ErrorCode, Execution, ExecutionContext, RestClient, VERSION_HEADER},
     wiremock::{
         Mock, MockServer, ResponseTemplate,
@@ -56,13 +55,13 @@ async fn raw(
     (execution, headers)
 }
 
-/// The failed parity checks, with their reasons.
-fn failed(report: &CheckReport) -> Vec<(&str, &str)> {
+/// The failed parity checks, with their messages.
+fn failed(report: &Report) -> Vec<(&str, &str)> {
     report
-        .checks
+        .entries()
         .iter()
-        .filter(|check| check.status == CheckStatus::Failed)
-        .map(|check| (check.name.as_str(), check.reason.as_str()))
+        .filter(|check| check.status == Status::Failed)
+        .map(|check| (check.name.as_str(), check.message.as_str()))
         .collect()
 }
 
@@ -492,7 +491,7 @@ async fn both_faces_agree(client: McpClient, server: &ServerProcess, backend: &M
     assert!(report.is_success(), "{report}");
     assert_eq!(
         report
-            .checks
+            .entries()
             .iter()
             .map(|check| check.name.as_str())
             .collect::<Vec<_>>(),
@@ -500,7 +499,7 @@ async fn both_faces_agree(client: McpClient, server: &ServerProcess, backend: &M
     );
     assert_eq!(report.passed(), PARITY_CHECKS.len(), "{report}");
     assert_eq!(
-        report.check("parity.execution").unwrap().reason,
+        report.entry("parity.execution").unwrap().message,
         "5 argument sets: both sides agree"
     );
 }
@@ -533,10 +532,7 @@ async fn a_drifting_surface_fails_with_a_precise_report(
         ],
         "{report}"
     );
-    assert_eq!(
-        report.check("parity.auth").unwrap().status,
-        CheckStatus::Skipped
-    );
+    assert_eq!(report.entry("parity.auth").unwrap().status, Status::Skipped);
 }
 
 #[mcp_test(
@@ -607,11 +603,7 @@ mod drift {
     use super::*;
 
     /// The parity report of the server under test, its API answering every endpoint.
-    async fn report(
-        client: &McpClient,
-        server: &ServerProcess,
-        backend: &MockServer,
-    ) -> CheckReport {
+    async fn report(client: &McpClient, server: &ServerProcess, backend: &MockServer) -> Report {
         every_endpoint_answers(backend).await;
         check_parity(client, &rest(server)).await
     }
@@ -632,7 +624,7 @@ mod drift {
             "{report}"
         );
         assert_eq!(
-            report.check("parity.execution").unwrap().reason,
+            report.entry("parity.execution").unwrap().message,
             "2 argument sets: both sides agree"
         );
     }
@@ -814,8 +806,8 @@ mod api_key {
         base
     }
 
-    /// The status and reason of parity.auth on the app [`serve`] makes.
-    async fn parity_auth(mcp_takes_any_key: bool) -> (CheckStatus, String) {
+    /// The status and message of parity.auth on the app [`serve`] makes.
+    async fn parity_auth(mcp_takes_any_key: bool) -> (Status, String) {
         let backend = MockServer::start().await;
         every_endpoint_answers(&backend).await;
         let base = serve(&backend, mcp_takes_any_key).await;
@@ -831,8 +823,8 @@ mod api_key {
             .build()
             .unwrap();
         let report = check_parity(&client, &rest).await;
-        let auth = report.check("parity.auth").unwrap();
-        (auth.status, auth.reason.clone())
+        let auth = report.entry("parity.auth").unwrap();
+        (auth.status, auth.message.clone())
     }
 
     /// The wrong-credentials case sends a wrong key on both sides, not the right key with a
@@ -842,7 +834,7 @@ mod api_key {
         let passed = "both sides refuse requests without credentials or with a wrong X-Api-Key (REST: listing and executing)";
         assert_eq!(
             parity_auth(false).await,
-            (CheckStatus::Passed, passed.to_owned())
+            (Status::Passed, passed.to_owned())
         );
     }
 
@@ -852,9 +844,6 @@ mod api_key {
     async fn an_mcp_endpoint_taking_any_key_fails_parity_auth() {
         let failed =
             "MCP accepted a session with a wrong X-Api-Key while REST requires credentials";
-        assert_eq!(
-            parity_auth(true).await,
-            (CheckStatus::Failed, failed.to_owned())
-        );
+        assert_eq!(parity_auth(true).await, (Status::Failed, failed.to_owned()));
     }
 }

@@ -3,5 +3,4 @@
 pub(crate) mod call;
 pub(crate) mod check;
 pub(crate) mod list;
-mod output;
 mod target;

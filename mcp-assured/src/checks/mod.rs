@@ -5,8 +5,13 @@
 //! let report = client.check().await;
 //! println!("{report}"); // PASS/FAIL/SKIP per check, then "N passed, N failed, N skipped"
 //! assert!(report.is_success(), "{report}");
+//! let ping = report.entry("ping").unwrap();
+//! println!("{:?} in {:?}: {}", ping.status, ping.duration, ping.message);
 //! # Ok(()) }
 //! ```
+//!
+//! The result is a [`Report`] (see [`crate::report`]), each check an entry of the suite
+//! [`SUITE`], timed.
 //!
 //! The checks: `initialize` (a protocol version and server name), `ping`, capability
 //! consistency for logging, completions, tools, resources and prompts (advertised ⇒ it
@@ -19,18 +24,24 @@
 //! type are refused, not accepted, crashed on or hung on).
 
 mod parity;
-mod report;
+mod recorder;
 
 use std::collections::{BTreeMap, HashSet};
 
 use serde_json::{Value, json};
 
-pub use self::parity::{PARITY_CHECKS, ParityOptions, check_parity, check_parity_with};
-pub use self::report::{Check, CheckReport, CheckStatus};
+pub use self::parity::{
+    PARITY_CHECKS, PARITY_SUITE, ParityOptions, check_parity, check_parity_with,
+};
+use self::recorder::Recorder;
 use crate::{
     Error, McpClient, code,
+    report::Report,
     server_tests::{is_test_tool, valid_object},
 };
+
+/// The suite of the protocol checks' entries.
+pub const SUITE: &str = "protocol-checks";
 
 /// The name of every check, in the order they run (a report has exactly these).
 pub const CHECKS: [&str; 18] = [
@@ -104,13 +115,13 @@ const LISTINGS: [Listing; 3] = [
 
 impl McpClient {
     /// Runs the protocol checks with no tool arguments; see the [module docs](crate::checks).
-    pub async fn check(&self) -> CheckReport {
+    pub async fn check(&self) -> Report {
         self.check_with(&CheckOptions::default()).await
     }
 
     /// Runs the protocol checks.
-    pub async fn check_with(&self, options: &CheckOptions) -> CheckReport {
-        let mut report = CheckReport::default();
+    pub async fn check_with(&self, options: &CheckOptions) -> Report {
+        let mut report = Recorder::new(SUITE);
         check_initialize(self, &mut report);
         match self.ping().await {
             Ok(()) => report.pass("ping", "answered"),
@@ -121,7 +132,7 @@ impl McpClient {
                     for name in CHECKS.iter().skip(2) {
                         report.skip(name, "the server does not answer (see ping)");
                     }
-                    return report;
+                    return report.finish();
                 }
             }
         }
@@ -151,11 +162,11 @@ impl McpClient {
         check_unknown_method(self, &mut report).await;
         check_structured_output(self, tools.as_deref(), options, &mut report).await;
         check_invalid_arguments(self, tools.as_deref(), &mut report).await;
-        report
+        report.finish()
     }
 }
 
-fn check_initialize(client: &McpClient, report: &mut CheckReport) {
+fn check_initialize(client: &McpClient, report: &mut Recorder) {
     let info = client.server_info();
     let known = rmcp::model::ProtocolVersion::KNOWN_VERSIONS
         .iter()
@@ -179,7 +190,7 @@ fn check_initialize(client: &McpClient, report: &mut CheckReport) {
 }
 
 /// `capabilities.logging`: advertised ⇒ `logging/setLevel` works; not ⇒ refused with -32601.
-async fn check_logging(client: &McpClient, report: &mut CheckReport) {
+async fn check_logging(client: &McpClient, report: &mut Recorder) {
     const NAME: &str = "capabilities.logging";
     let advertised = client.server_info().capabilities.logging.is_some();
     let answer = client
@@ -201,7 +212,7 @@ async fn check_logging(client: &McpClient, report: &mut CheckReport) {
 
 /// `capabilities.completions`: advertised ⇒ `completion/complete` answers (an unknown prompt
 /// may be refused with -32602); not ⇒ refused with -32601.
-async fn check_completions(client: &McpClient, report: &mut CheckReport) {
+async fn check_completions(client: &McpClient, report: &mut Recorder) {
     const NAME: &str = "capabilities.completions";
     let advertised = client.server_info().capabilities.completions.is_some();
     let request = json!({
@@ -230,7 +241,7 @@ async fn check_completions(client: &McpClient, report: &mut CheckReport) {
 async fn check_listing(
     client: &McpClient,
     listing: &Listing,
-    report: &mut CheckReport,
+    report: &mut Recorder,
 ) -> Option<Vec<Value>> {
     let capabilities = json!(client.server_info().capabilities);
     let advertised = capabilities
@@ -345,7 +356,7 @@ async fn paginate(client: &McpClient, listing: &Listing) -> (Vec<Value>, usize, 
 }
 
 /// 1 to 128 characters of `A-Z a-z 0-9 _ - .` (MCP 2025-11-25), each name once.
-fn check_tool_names(tools: &[Value], report: &mut CheckReport) {
+fn check_tool_names(tools: &[Value], report: &mut Recorder) {
     let mut problems = Vec::new();
     let mut seen = HashSet::new();
     for tool in tools {
@@ -374,7 +385,7 @@ fn check_tool_names(tools: &[Value], report: &mut CheckReport) {
     }
 }
 
-fn check_schemas(tools: &[Value], field: &str, name: &str, report: &mut CheckReport) {
+fn check_schemas(tools: &[Value], field: &str, name: &str, report: &mut Recorder) {
     let mut problems = Vec::new();
     let mut checked = 0;
     for tool in tools {
@@ -407,7 +418,7 @@ fn check_schemas(tools: &[Value], field: &str, name: &str, report: &mut CheckRep
     }
 }
 
-async fn check_unknown_tool(client: &McpClient, has_tools: bool, report: &mut CheckReport) {
+async fn check_unknown_tool(client: &McpClient, has_tools: bool, report: &mut Recorder) {
     const NAME: &str = "errors.unknown_tool";
     if !has_tools {
         report.skip(NAME, "the server has no tools");
@@ -436,7 +447,7 @@ async fn check_unknown_tool(client: &McpClient, has_tools: bool, report: &mut Ch
     }
 }
 
-async fn check_unknown_resource(client: &McpClient, report: &mut CheckReport) {
+async fn check_unknown_resource(client: &McpClient, report: &mut Recorder) {
     const NAME: &str = "errors.unknown_resource";
     if client.server_info().capabilities.resources.is_none() {
         report.skip(NAME, "resources are not advertised");
@@ -451,7 +462,7 @@ async fn check_unknown_resource(client: &McpClient, report: &mut CheckReport) {
     }
 }
 
-async fn check_unknown_method(client: &McpClient, report: &mut CheckReport) {
+async fn check_unknown_method(client: &McpClient, report: &mut Recorder) {
     const NAME: &str = "errors.unknown_method";
     match client
         .request("mcp-assured/no-such-method", json!({}))
@@ -469,7 +480,7 @@ async fn check_structured_output(
     client: &McpClient,
     tools: Option<&[Value]>,
     options: &CheckOptions,
-    report: &mut CheckReport,
+    report: &mut Recorder,
 ) {
     const NAME: &str = "tools.structured_output";
     let with_schema: Vec<&Value> = tools
@@ -529,7 +540,7 @@ async fn check_structured_output(
 async fn check_invalid_arguments(
     client: &McpClient,
     tools: Option<&[Value]>,
-    report: &mut CheckReport,
+    report: &mut Recorder,
 ) {
     const NAME: &str = "tools.invalid_arguments";
     let mut problems = Vec::new();

@@ -5,13 +5,17 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
-use super::{CheckReport, CheckStatus};
+use super::recorder::Recorder;
 use crate::{
     Credentials, Error, McpClient, ToolResult, code,
     model::Tool,
+    report::Report,
     rest::{ErrorCode, Execution, RestClient, RestTool},
     server_tests::valid_object,
 };
+
+/// The suite of the parity checks' entries.
+pub const PARITY_SUITE: &str = "parity";
 
 /// The parity checks, in run order.
 pub const PARITY_CHECKS: [&str; 7] = [
@@ -65,12 +69,12 @@ impl ParityOptions {
 
 /// Checks that `rest` and `mcp`, the two faces of one hybrid server, agree; see
 /// [`check_parity_with`].
-pub async fn check_parity(mcp: &McpClient, rest: &RestClient) -> CheckReport {
+pub async fn check_parity(mcp: &McpClient, rest: &RestClient) -> Report {
     check_parity_with(mcp, rest, &ParityOptions::new()).await
 }
 
-/// Checks that `rest` and `mcp` agree, one [`Check`](super::Check) per aspect, each failure
-/// listing every difference:
+/// Checks that `rest` and `mcp` agree, one timed [`Entry`](crate::report::Entry) of the suite
+/// [`PARITY_SUITE`] per aspect, each failure listing every difference:
 ///
 /// - `parity.tool_names`: the same tools;
 /// - `parity.descriptions`, `parity.input_schemas`: the same, field by field;
@@ -89,8 +93,8 @@ pub async fn check_parity_with(
     mcp: &McpClient,
     rest: &RestClient,
     options: &ParityOptions,
-) -> CheckReport {
-    let mut report = CheckReport::default();
+) -> Report {
+    let mut report = Recorder::new(PARITY_SUITE);
     let (mcp_tools, rest_tools) = match (mcp.list_tools().await, rest.list_tools().await) {
         (Ok(mcp_tools), Ok(rest_tools)) => (mcp_tools, rest_tools.tools),
         (mcp_tools, rest_tools) => {
@@ -110,7 +114,7 @@ pub async fn check_parity_with(
             for name in &PARITY_CHECKS[1..] {
                 report.skip(name, "the tool lists could not be compared");
             }
-            return report;
+            return report.finish();
         }
     };
     let pairs = tool_names(&mcp_tools, &rest_tools, &mut report);
@@ -119,14 +123,14 @@ pub async fn check_parity_with(
     compare_unknown_tool(mcp, rest, &mut report).await;
     compare_validation(mcp, rest, &pairs, &mut report).await;
     compare_auth(mcp, rest, &mut report).await;
-    report
+    report.finish()
 }
 
 /// The tools both sides have, paired; fails `parity.tool_names` unless the sets are equal.
 fn tool_names<'a>(
     mcp: &'a [Tool],
     rest: &'a [RestTool],
-    report: &mut CheckReport,
+    report: &mut Recorder,
 ) -> Vec<(&'a Tool, &'a RestTool)> {
     let mcp_names: BTreeSet<&str> = mcp.iter().map(|tool| tool.name.as_ref()).collect();
     let rest_names: BTreeSet<&str> = rest.iter().map(|tool| tool.name.as_str()).collect();
@@ -155,7 +159,7 @@ fn tool_names<'a>(
         .collect()
 }
 
-fn compare_definitions(pairs: &[(&Tool, &RestTool)], report: &mut CheckReport) {
+fn compare_definitions(pairs: &[(&Tool, &RestTool)], report: &mut Recorder) {
     let mut descriptions = Vec::new();
     let mut schemas = Vec::new();
     for (mcp, rest) in pairs {
@@ -211,7 +215,7 @@ async fn compare_executions(
     rest: &RestClient,
     pairs: &[(&Tool, &RestTool)],
     options: &ParityOptions,
-    report: &mut CheckReport,
+    report: &mut Recorder,
 ) {
     let mut runs: Vec<(String, Value)> = Vec::new();
     if options.generated {
@@ -299,7 +303,7 @@ fn failures_agree(mcp: &crate::Result<ToolResult>, rest: Option<&ErrorCode>) -> 
     }
 }
 
-async fn compare_unknown_tool(mcp: &McpClient, rest: &RestClient, report: &mut CheckReport) {
+async fn compare_unknown_tool(mcp: &McpClient, rest: &RestClient, report: &mut Recorder) {
     let name = NO_SUCH_TOOL;
     let mut problems = Vec::new();
     match mcp.call_tool(name, json!({})).await {
@@ -329,7 +333,7 @@ async fn compare_validation(
     mcp: &McpClient,
     rest: &RestClient,
     pairs: &[(&Tool, &RestTool)],
-    report: &mut CheckReport,
+    report: &mut Recorder,
 ) {
     let Some((tool, _)) = pairs.iter().find(|(tool, _)| {
         tool.input_schema
@@ -371,7 +375,7 @@ async fn compare_validation(
     );
 }
 
-async fn compare_auth(mcp: &McpClient, rest: &RestClient, report: &mut CheckReport) {
+async fn compare_auth(mcp: &McpClient, rest: &RestClient, report: &mut Recorder) {
     let given = rest.credentials();
     if given.is_empty() {
         report.skip(PARITY_CHECKS[6], "no credentials given to compare against");
@@ -491,18 +495,12 @@ fn describe_mcp_failure(result: &crate::Result<ToolResult>) -> String {
     }
 }
 
-fn outcome(report: &mut CheckReport, name: &str, problems: &[String], fine: &str) {
-    let status = if problems.is_empty() {
-        CheckStatus::Passed
+fn outcome(report: &mut Recorder, name: &str, problems: &[String], fine: &str) {
+    if problems.is_empty() {
+        report.pass(name, fine);
     } else {
-        CheckStatus::Failed
-    };
-    let reason = if problems.is_empty() {
-        fine.to_owned()
-    } else {
-        problems.join("\n")
-    };
-    report.push(name, status, reason);
+        report.fail(name, problems.join("\n"));
+    }
 }
 
 /// A description as `"text"`, or `none`.

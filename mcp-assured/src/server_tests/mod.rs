@@ -8,11 +8,16 @@
 //! let report = client.run_server_tests().await?;
 //! println!("{report}"); // one line per test, then "N passed, N failed, N skipped"
 //! assert!(report.is_success(), "{report}");
+//! let protocol = report.entry("mcp.test.protocol").unwrap();
+//! println!("{:?} in {:?}: {}", protocol.status, protocol.duration, protocol.message);
+//! println!("called with {}", protocol.details["arguments"]);
 //! # Ok(()) }
 //! ```
 //!
-//! A test whose metadata or result is malformed fails with the reason (one with malformed
-//! metadata still runs, with defaults, so its own verdict is in the reason); the run goes on.
+//! The result is a [`Report`] (see [`crate::report`]), each test an entry of the suite
+//! [`SUITE`]. A test whose metadata or result is malformed fails with the reason in its
+//! message (one with malformed metadata still runs, with defaults, so its own verdict is in
+//! the message, and the metadata's problems are the entry's problems); the run goes on.
 
 mod arguments;
 mod metadata;
@@ -26,9 +31,15 @@ use serde_json::Value;
 pub use self::{
     arguments::{valid_object, valid_value},
     metadata::{TEST_TOOL_PREFIX, TestTool, is_test_tool},
-    outcome::{ServerTestReport, TestDetails, TestOutcome, TestResult, TestStatus},
+    outcome::{TestDetails, TestResult},
 };
-use crate::{McpClient, Result};
+use crate::{
+    McpClient, Result,
+    report::{Entry, Report},
+};
+
+/// The suite of the server tests' entries.
+pub const SUITE: &str = "server-tests";
 
 impl McpClient {
     /// The server's `mcp.test.*` tools with their `testMetadata`, in the order they run:
@@ -45,24 +56,24 @@ impl McpClient {
     }
 
     /// Runs every `mcp.test.*` tool, in priority order, each under its own timeout, with
-    /// arguments made from its input schema; see [`ServerTestReport`].
-    pub async fn run_server_tests(&self) -> Result<ServerTestReport> {
-        let mut outcomes = Vec::new();
+    /// arguments made from its input schema; see the [module docs](crate::server_tests).
+    pub async fn run_server_tests(&self) -> Result<Report> {
+        let mut report = Report::default();
         for tool in self.server_test_tools().await? {
-            outcomes.push(self.run_server_test(tool).await);
+            report.push(self.run_server_test(tool).await);
         }
-        Ok(ServerTestReport { outcomes })
+        Ok(report)
     }
 
-    /// Runs one test tool.
-    pub async fn run_server_test(&self, tool: TestTool) -> TestOutcome {
+    /// Runs one test tool; its entry is as in [`run_server_tests`](Self::run_server_tests).
+    pub async fn run_server_test(&self, tool: TestTool) -> Entry {
         let arguments = valid_object(&tool.input_schema);
         let started = Instant::now();
         let answer = self
             .with_timeout(tool.timeout)
             .call_tool(&tool.name, arguments.clone())
             .await;
-        TestOutcome::from_answer(tool, arguments, answer, started.elapsed())
+        outcome::entry(tool, arguments, answer, started.elapsed())
     }
 
     /// `tools/list` without the `mcp.test.*` tools, as production clients should show it.

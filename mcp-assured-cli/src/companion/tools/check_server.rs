@@ -57,17 +57,8 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
     let report = connection.client.check_with(&options).await;
     call.answer()
         .connection(&connection)
-        .field("checks", json!(report.checks))
-        .field(
-            "summary",
-            json!({
-                "total": report.checks.len(),
-                "passed": report.passed(),
-                "failed": report.failed(),
-                "skipped": report.skipped(),
-                "all_passed": report.is_success(),
-            }),
-        )
+        .field("checks", json!(report.entries()))
+        .field("summary", json!(report.summary()))
         .field("report", report.to_string())
         .meta("started_at", iso(started_at))
         .meta("completed_at", iso(now()))

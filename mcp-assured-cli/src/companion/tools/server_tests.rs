@@ -33,17 +33,8 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
     let answer = call.answer().connection(&connection);
     let answer = match connection.client.run_server_tests().await {
         Ok(report) => answer
-            .field("tests", json!(report.outcomes))
-            .field(
-                "summary",
-                json!({
-                    "total": report.outcomes.len(),
-                    "passed": report.passed(),
-                    "failed": report.failed(),
-                    "skipped": report.skipped(),
-                    "all_passed": report.is_success(),
-                }),
-            )
+            .field("tests", json!(report.entries()))
+            .field("summary", json!(report.summary()))
             .field("report", report.to_string())
             .meta("started_at", iso(started_at))
             .meta("completed_at", iso(now())),

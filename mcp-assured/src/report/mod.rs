@@ -1,0 +1,304 @@
+//! What a run of checks or tests found: one [`Report`] of [`Entry`]s, each passed, failed or
+//! skipped with a message, written as text ([`Display`](std::fmt::Display), [`Report::text`]),
+//! JSON (`Serialize`) or JUnit XML ([`Report::junit`]).
+//!
+//! [`McpClient::check`](crate::McpClient::check), [`check_parity`](crate::checks::check_parity)
+//! and [`McpClient::run_server_tests`](crate::McpClient::run_server_tests) each return one, its
+//! entries in the suite [`checks::SUITE`](crate::checks::SUITE),
+//! [`checks::PARITY_SUITE`](crate::checks::PARITY_SUITE) or
+//! [`server_tests::SUITE`](crate::server_tests::SUITE); reports extend one another, so one
+//! report can hold them all, as `mcp-assured check` does.
+//!
+//! ```
+//! use mcp_assured::report::{Entry, Report, Status};
+//!
+//! let mut report = Report::default();
+//! report.push(Entry::new("protocol-checks", "ping", Status::Passed, "answered"));
+//! report.push(Entry::new(
+//!     "protocol-checks",
+//!     "errors.unknown_method",
+//!     Status::Failed,
+//!     "expected JSON-RPC -32601, got: -32603",
+//! ));
+//! assert_eq!(
+//!     report.to_string(),
+//!     "PASS ping: answered\n\
+//!      FAIL errors.unknown_method: expected JSON-RPC -32601, got: -32603\n\
+//!      1 passed, 1 failed, 0 skipped"
+//! );
+//! assert_eq!(report.entry("ping").unwrap().status, Status::Passed);
+//! assert!(!report.is_success());
+//! ```
+
+mod json;
+mod junit;
+mod text;
+
+use std::{fmt, time::Duration};
+
+use serde::Serialize;
+use serde_json::Value;
+
+pub use self::{junit::Junit, text::Text};
+
+/// How an entry ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Passed,
+    Failed,
+    /// It does not apply (a capability the server does not offer, no arguments given, a test
+    /// that skipped every check, ...).
+    Skipped,
+}
+
+/// One check or test and how it ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// The group it belongs to, e.g. `protocol-checks` (a JUnit test suite).
+    pub suite: String,
+    /// e.g. `tools.input_schemas` or `mcp.test.protocol`.
+    pub name: String,
+    pub status: Status,
+    /// What was found: for a failure, exactly what is wrong.
+    pub message: String,
+    /// What is wrong beside the verdict, written after the message: for a server test, its
+    /// malformed `testMetadata`.
+    pub problems: Vec<String>,
+    /// What explains it, as JSON, `null` when there is nothing more: for a server test, its
+    /// `tool` (with its `testMetadata`), the `arguments` it was called with and the `result`
+    /// it returned.
+    pub details: Value,
+    /// How long it took, when measured.
+    pub duration: Option<Duration>,
+}
+
+impl Entry {
+    /// An entry with no problems, details or duration.
+    pub fn new(
+        suite: impl Into<String>,
+        name: impl Into<String>,
+        status: Status,
+        message: impl Into<String>,
+    ) -> Entry {
+        Entry {
+            suite: suite.into(),
+            name: name.into(),
+            status,
+            message: message.into(),
+            problems: Vec::new(),
+            details: Value::Null,
+            duration: None,
+        }
+    }
+
+    /// The message with each problem after it in brackets, as text and JUnit show it.
+    fn message_with_problems(&self) -> String {
+        let mut message = self.message.clone();
+        for problem in &self.problems {
+            message.push_str(&format!(" [{problem}]"));
+        }
+        message
+    }
+}
+
+/// Every entry, in the order they ran.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Report {
+    entries: Vec<Entry>,
+}
+
+impl Report {
+    /// Adds `entry` at the end.
+    pub fn push(&mut self, entry: Entry) {
+        self.entries.push(entry);
+    }
+
+    /// Every entry, in the order they ran.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The first entry called `name`.
+    pub fn entry(&self, name: &str) -> Option<&Entry> {
+        self.entries.iter().find(|entry| entry.name == name)
+    }
+
+    fn count(&self, status: Status) -> usize {
+        self.entries
+            .iter()
+            .filter(|entry| entry.status == status)
+            .count()
+    }
+
+    pub fn passed(&self) -> usize {
+        self.count(Status::Passed)
+    }
+
+    pub fn failed(&self) -> usize {
+        self.count(Status::Failed)
+    }
+
+    pub fn skipped(&self) -> usize {
+        self.count(Status::Skipped)
+    }
+
+    /// Nothing failed (skipped entries are no failure).
+    pub fn is_success(&self) -> bool {
+        self.failed() == 0
+    }
+
+    /// The counts, as the last line of the text and the `summary` of the JSON.
+    pub fn summary(&self) -> Summary {
+        Summary {
+            total: self.entries.len(),
+            passed: self.passed(),
+            failed: self.failed(),
+            skipped: self.skipped(),
+            all_passed: self.is_success(),
+        }
+    }
+}
+
+/// A report's counts; its JSON is `{"total", "passed", "failed", "skipped", "all_passed"}`
+/// and its text `N passed, N failed, N skipped`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    pub total: usize,
+    pub passed: usize,
+    pub failed: usize,
+    pub skipped: usize,
+    /// Nothing failed (see [`Report::is_success`]).
+    pub all_passed: bool,
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} passed, {} failed, {} skipped",
+            self.passed, self.failed, self.skipped
+        )
+    }
+}
+
+impl Extend<Entry> for Report {
+    fn extend<I: IntoIterator<Item = Entry>>(&mut self, entries: I) {
+        self.entries.extend(entries);
+    }
+}
+
+impl FromIterator<Entry> for Report {
+    fn from_iter<I: IntoIterator<Item = Entry>>(entries: I) -> Report {
+        Report {
+            entries: entries.into_iter().collect(),
+        }
+    }
+}
+
+impl IntoIterator for Report {
+    type Item = Entry;
+    type IntoIter = std::vec::IntoIter<Entry>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Report {
+    type Item = &'a Entry;
+    type IntoIter = std::slice::Iter<'a, Entry>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The report each renderer's tests write: two suites, every status, an entry with
+    /// problems, details and a duration, and one with an empty message.
+    pub(super) fn sample() -> Report {
+        let mut slow = Entry::new(
+            "server-tests",
+            "mcp.test.slow",
+            Status::Failed,
+            "no answer within 200 ms",
+        );
+        slow.problems = vec!["no testMetadata".into()];
+        slow.details = serde_json::json!({"arguments": {"echo": "hi"}});
+        slow.duration = Some(Duration::from_millis(250));
+        let mut ping = Entry::new("protocol-checks", "ping", Status::Passed, "answered");
+        ping.duration = Some(Duration::from_millis(3));
+        let not_advertised = "resources are not advertised";
+        [
+            slow,
+            ping,
+            Entry::new(
+                "protocol-checks",
+                "errors.unknown_resource",
+                Status::Skipped,
+                not_advertised,
+            ),
+            Entry::new("server-tests", "mcp.test.quiet", Status::Passed, ""),
+        ]
+        .into_iter()
+        .collect()
+    }
+
+    #[test]
+    fn counts_each_status() {
+        let report = sample();
+        assert_eq!(
+            report.summary(),
+            Summary {
+                total: 4,
+                passed: 2,
+                failed: 1,
+                skipped: 1,
+                all_passed: false
+            }
+        );
+        assert_eq!(
+            (report.passed(), report.failed(), report.skipped()),
+            (2, 1, 1)
+        );
+        assert_eq!(
+            report.summary().to_string(),
+            "2 passed, 1 failed, 1 skipped"
+        );
+        assert!(!report.is_success());
+    }
+
+    #[test]
+    fn skipped_entries_are_no_failure() {
+        let mut report = Report::default();
+        assert!(report.is_success());
+        report.push(Entry::new("s", "a", Status::Skipped, "not advertised"));
+        assert!(report.is_success());
+        assert!(report.summary().all_passed);
+    }
+
+    #[test]
+    fn reports_extend_one_another_in_order() {
+        let mut combined = Report::default();
+        let first: Report = [Entry::new("one", "a", Status::Passed, "")]
+            .into_iter()
+            .collect();
+        let second: Report = [Entry::new("two", "b", Status::Failed, "")]
+            .into_iter()
+            .collect();
+        combined.extend(first);
+        combined.extend(second);
+        let names: Vec<(&str, &str)> = combined
+            .entries()
+            .iter()
+            .map(|entry| (entry.suite.as_str(), entry.name.as_str()))
+            .collect();
+        assert_eq!(names, [("one", "a"), ("two", "b")]);
+        assert_eq!(combined.entry("b").unwrap().status, Status::Failed);
+        assert_eq!(combined.entry("c"), None);
+    }
+}

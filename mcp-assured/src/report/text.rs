@@ -1,0 +1,113 @@
+//! The text form of a report: a line per entry (`PASS`, `FAIL` or `SKIP`, its name, its
+//! message and any problems in brackets), then the counts.
+
+use std::fmt;
+
+use super::{Report, Status};
+
+/// A report as text, optionally with coloured labels; see [`Report::text`].
+#[derive(Debug, Clone, Copy)]
+#[must_use = "a Text does nothing until it is displayed"]
+pub struct Text<'a> {
+    report: &'a Report,
+    colour: bool,
+}
+
+impl Report {
+    /// The report as text, as its [`Display`](fmt::Display) writes it, with the option of
+    /// coloured labels:
+    ///
+    /// ```
+    /// use mcp_assured::report::{Entry, Report, Status};
+    ///
+    /// let report: Report = [Entry::new("protocol-checks", "ping", Status::Passed, "answered")]
+    ///     .into_iter()
+    ///     .collect();
+    /// assert_eq!(
+    ///     report.text().colour(true).to_string(),
+    ///     "\x1b[1;32mPASS\x1b[0m ping: answered\n1 passed, 0 failed, 0 skipped"
+    /// );
+    /// ```
+    pub fn text(&self) -> Text<'_> {
+        Text {
+            report: self,
+            colour: false,
+        }
+    }
+}
+
+impl Text<'_> {
+    /// Labels in bold green, red and yellow (ANSI escapes): for a terminal, unless
+    /// `NO_COLOR` is set.
+    pub fn colour(mut self, colour: bool) -> Self {
+        self.colour = colour;
+        self
+    }
+}
+
+impl fmt::Display for Text<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for entry in self.report {
+            let (label, code) = match entry.status {
+                Status::Passed => ("PASS", "32"),
+                Status::Failed => ("FAIL", "31"),
+                Status::Skipped => ("SKIP", "33"),
+            };
+            if self.colour {
+                write!(f, "\x1b[1;{code}m{label}\x1b[0m")?;
+            } else {
+                f.write_str(label)?;
+            }
+            writeln!(f, " {}: {}", entry.name, entry.message_with_problems())?;
+        }
+        write!(f, "{}", self.report.summary())
+    }
+}
+
+/// The text without colours.
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.text().fmt(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Report, tests::sample};
+
+    #[test]
+    fn a_line_per_entry_then_the_counts() {
+        assert_eq!(
+            sample().to_string(),
+            "FAIL mcp.test.slow: no answer within 200 ms [no testMetadata]\n\
+             PASS ping: answered\n\
+             SKIP errors.unknown_resource: resources are not advertised\n\
+             PASS mcp.test.quiet: \n\
+             2 passed, 1 failed, 1 skipped"
+        );
+    }
+
+    #[test]
+    fn colours_only_the_labels() {
+        assert_eq!(
+            sample().text().colour(true).to_string(),
+            "\x1b[1;31mFAIL\x1b[0m mcp.test.slow: no answer within 200 ms [no testMetadata]\n\
+             \x1b[1;32mPASS\x1b[0m ping: answered\n\
+             \x1b[1;33mSKIP\x1b[0m errors.unknown_resource: resources are not advertised\n\
+             \x1b[1;32mPASS\x1b[0m mcp.test.quiet: \n\
+             2 passed, 1 failed, 1 skipped"
+        );
+        assert_eq!(
+            sample().text().colour(false).to_string(),
+            sample().to_string()
+        );
+    }
+
+    #[test]
+    fn an_empty_report_is_its_counts() {
+        assert_eq!(
+            Report::default().to_string(),
+            "0 passed, 0 failed, 0 skipped"
+        );
+    }
+}
