@@ -6,7 +6,6 @@ use mcp_assured::{McpAssured, McpClient};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
-use tokio::sync::Mutex;
 
 use super::{Call, define};
 use crate::companion::{
@@ -140,7 +139,6 @@ pub(crate) async fn connect(call: Call<'_>) -> Answer {
         connected_at: now(),
         auth,
         stats: Stats::default(),
-        tools: Mutex::new(None),
         notifications_seen: AtomicU64::new(0),
     };
     let info = connection.client.server_info().clone();

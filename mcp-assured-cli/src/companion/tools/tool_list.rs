@@ -28,15 +28,12 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
         Err(answer) => return answer,
     };
     let answer = call.answer().connection(&connection);
-    let answer = match connection.tools(true).await {
+    let answer = match connection.client.list_tools().await {
         Ok(tools) => {
             let info = connection.client.server_info();
             answer
-                .field(
-                    "tools",
-                    tools.tools.iter().map(advertised).collect::<Vec<_>>(),
-                )
-                .meta("total_tools", tools.tools.len())
+                .field("tools", tools.iter().map(advertised).collect::<Vec<_>>())
+                .meta("total_tools", tools.len())
                 .meta("server_name", info.name.clone())
                 .meta("server_version", info.version.clone())
                 .meta("retrieved_at", iso(now()))
