@@ -3,14 +3,14 @@
 
 mod call_tool;
 mod check_server;
-mod connect;
-mod connections;
-mod misc;
-mod notifications;
-mod prompts;
-mod resources;
-mod server_tests;
-mod tool_list;
+mod complete;
+mod connect_to_server;
+mod get_connection_status;
+mod get_notifications;
+mod get_prompt;
+mod list_tools;
+mod read_resource;
+mod run_server_tests;
 
 use std::{sync::Arc, time::Instant};
 
@@ -29,22 +29,22 @@ use super::{
 /// Every tool, as `tools/list` shows them.
 pub(crate) fn definitions() -> Vec<Tool> {
     vec![
-        connect::connect_definition(),
-        connect::disconnect_definition(),
-        connections::status_definition(),
-        connections::list_definition(),
-        tool_list::definition(),
+        connect_to_server::connect_definition(),
+        connect_to_server::disconnect_definition(),
+        get_connection_status::status_definition(),
+        get_connection_status::list_definition(),
+        list_tools::definition(),
         call_tool::definition(),
-        resources::list_definition(),
-        resources::templates_definition(),
-        resources::read_definition(),
-        prompts::list_definition(),
-        prompts::get_definition(),
-        misc::ping_definition(),
-        misc::complete_definition(),
-        misc::set_logging_level_definition(),
-        notifications::definition(),
-        server_tests::definition(),
+        read_resource::list_definition(),
+        read_resource::templates_definition(),
+        read_resource::read_definition(),
+        get_prompt::list_definition(),
+        get_prompt::get_definition(),
+        complete::ping_definition(),
+        complete::complete_definition(),
+        complete::set_logging_level_definition(),
+        get_notifications::definition(),
+        run_server_tests::definition(),
         check_server::definition(),
     ]
 }
@@ -62,22 +62,22 @@ pub(crate) async fn call(
         started,
     };
     Some(match name {
-        connect::CONNECT => connect::connect(call).await,
-        connect::DISCONNECT => connect::disconnect(call).await,
-        connections::STATUS => connections::status(call).await,
-        connections::LIST => connections::list(call).await,
-        tool_list::NAME => tool_list::handle_call(call).await,
+        connect_to_server::CONNECT => connect_to_server::connect(call).await,
+        connect_to_server::DISCONNECT => connect_to_server::disconnect(call).await,
+        get_connection_status::STATUS => get_connection_status::status(call).await,
+        get_connection_status::LIST => get_connection_status::list(call).await,
+        list_tools::NAME => list_tools::handle_call(call).await,
         call_tool::NAME => call_tool::handle_call(call).await,
-        resources::LIST => resources::list(call).await,
-        resources::TEMPLATES => resources::templates(call).await,
-        resources::READ => resources::read(call).await,
-        prompts::LIST => prompts::list(call).await,
-        prompts::GET => prompts::get(call).await,
-        misc::PING => misc::ping(call).await,
-        misc::COMPLETE => misc::complete(call).await,
-        misc::SET_LOGGING_LEVEL => misc::set_logging_level(call).await,
-        notifications::NAME => notifications::handle_call(call).await,
-        server_tests::NAME => server_tests::handle_call(call).await,
+        read_resource::LIST => read_resource::list(call).await,
+        read_resource::TEMPLATES => read_resource::templates(call).await,
+        read_resource::READ => read_resource::read(call).await,
+        get_prompt::LIST => get_prompt::list(call).await,
+        get_prompt::GET => get_prompt::get(call).await,
+        complete::PING => complete::ping(call).await,
+        complete::COMPLETE => complete::complete(call).await,
+        complete::SET_LOGGING_LEVEL => complete::set_logging_level(call).await,
+        get_notifications::NAME => get_notifications::handle_call(call).await,
+        run_server_tests::NAME => run_server_tests::handle_call(call).await,
         check_server::NAME => check_server::handle_call(call).await,
         _ => return None,
     })
