@@ -16,10 +16,6 @@ use crate::companion::{
     state::Stats,
 };
 
-on_connection!(Args);
-
-pub(crate) const NAME: &str = "call_tool";
-
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct Args {
@@ -40,9 +36,11 @@ struct Args {
     timeout_ms: Option<u64>,
 }
 
+on_connection!(Args);
+
 pub(crate) fn definition() -> Tool {
     define::<Args>(
-        NAME,
+        "call_tool",
         "Calls a specific tool on the connected MCP server with the given arguments and \
          returns the complete result (every content block, structuredContent, isError, _meta) \
          with start and end times and the duration. Arguments are checked against the tool's \
@@ -54,7 +52,7 @@ pub(crate) fn definition() -> Tool {
 }
 
 pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
-    let (args, connection) = match call.prepare::<Args>(NAME).await {
+    let (args, connection) = match call.prepare::<Args>().await {
         Ok(prepared) => prepared,
         Err(answer) => return answer,
     };

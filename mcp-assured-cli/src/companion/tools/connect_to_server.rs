@@ -1,8 +1,8 @@
-//! `connect_to_server` and `disconnect`.
+//! `connect_to_server`: connects to a server by URL, or starts a local one over stdio.
 
 use std::{collections::BTreeMap, sync::atomic::AtomicU64, time::Duration};
 
-use mcp_assured::{McpAssured, McpClient};
+use mcp_assured::{McpAssured, McpClient, model::Tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
@@ -10,14 +10,11 @@ use serde_json::json;
 use super::{Call, define};
 use crate::companion::{
     answer::Answer,
-    clock::{iso, now},
+    clock::now,
     errors::{ErrorType, Operation, classify, details},
     secrets,
     state::{Connection, DEFAULT_CONNECTION, Stats},
 };
-
-pub(crate) const CONNECT: &str = "connect_to_server";
-pub(crate) const DISCONNECT: &str = "disconnect";
 
 /// The spec's transport names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
@@ -42,7 +39,7 @@ impl TransportName {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct ConnectArgs {
+struct Args {
     /// URL of a deployed or local HTTP MCP server, e.g. https://my-server.example.com/mcp
     /// (a path ending in /sse means the older HTTP+SSE transport). Omit it for a local
     /// server started with `command`.
@@ -75,9 +72,9 @@ struct ConnectArgs {
     timeout_ms: Option<u64>,
 }
 
-pub(crate) fn connect_definition() -> rmcp::model::Tool {
-    define::<ConnectArgs>(
-        CONNECT,
+pub(crate) fn definition() -> Tool {
+    define::<Args>(
+        "connect_to_server",
         "Connects to an MCP server for testing: a deployed or local HTTP server by `url` \
          (streamable HTTP, reported as `streaming-http`, or HTTP+SSE for a path ending in /sse) \
          or a local server started from `command` and spoken to over stdio. Optional headers \
@@ -88,8 +85,8 @@ pub(crate) fn connect_definition() -> rmcp::model::Tool {
     )
 }
 
-pub(crate) async fn connect(call: Call<'_>) -> Answer {
-    let args: ConnectArgs = match call.parse(CONNECT) {
+pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
+    let args: Args = match call.parse() {
         Ok(args) => args,
         Err(answer) => return answer,
     };
@@ -98,7 +95,7 @@ pub(crate) async fn connect(call: Call<'_>) -> Answer {
         Err(reason) => {
             return call.answer().error(
                 ErrorType::InvalidArguments,
-                format!("invalid arguments for `{CONNECT}`: {reason}"),
+                format!("invalid arguments for `{}`: {reason}", call.tool),
                 json!({ "reason": reason }),
             );
         }
@@ -171,9 +168,7 @@ pub(crate) async fn connect(call: Call<'_>) -> Answer {
 }
 
 /// The transport, the URL or command line to show, and a builder aimed at the server.
-fn target(
-    args: &ConnectArgs,
-) -> Result<(TransportName, String, mcp_assured::ClientBuilder), String> {
+fn target(args: &Args) -> Result<(TransportName, String, mcp_assured::ClientBuilder), String> {
     let builder = McpAssured::client();
     match (&args.url, &args.command) {
         (Some(_), Some(_)) => Err("give either `url` or `command`, not both".into()),
@@ -218,51 +213,4 @@ fn target(
             Ok((TransportName::Stdio, line, builder))
         }
     }
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct DisconnectArgs {
-    /// Which connection to close; the default one when omitted.
-    connection: Option<String>,
-}
-
-pub(crate) fn disconnect_definition() -> rmcp::model::Tool {
-    define::<DisconnectArgs>(
-        DISCONNECT,
-        "Disconnects from the currently active MCP server connection (or the one named), \
-         stopping a local server. After disconnecting, connect to a server before using the \
-         other tools on that connection.",
-        false,
-    )
-}
-
-pub(crate) async fn disconnect(call: Call<'_>) -> Answer {
-    let args: DisconnectArgs = match call.parse(DISCONNECT) {
-        Ok(args) => args,
-        Err(answer) => return answer,
-    };
-    if let Err(answer) = call.connection(args.connection.as_deref()).await {
-        return answer;
-    }
-    let Some(connection) = call.connections.remove(args.connection.as_deref()).await else {
-        return call.answer().error(
-            ErrorType::NotConnected,
-            "the connection was closed meanwhile",
-            json!({}),
-        );
-    };
-    let _ = connection.client.clone().close().await;
-    let mut previous = connection.status();
-    previous["connection"]["disconnected_at"] = json!(iso(now()));
-    call.answer()
-        .field(
-            "message",
-            format!(
-                "Disconnected from {} (connection `{}`).",
-                connection.server_url, connection.name
-            ),
-        )
-        .field("previous_connection", previous["connection"].clone())
-        .field("statistics", previous["statistics"].clone())
 }

@@ -1,8 +1,7 @@
-//! `get_connection_status` and `list_connections`.
+//! `get_connection_status`: a connection's server, transport, capabilities and statistics.
 
-use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use mcp_assured::model::Tool;
+use serde_json::json;
 
 use super::{Call, ConnectionOnly, define};
 use crate::companion::{
@@ -10,12 +9,9 @@ use crate::companion::{
     clock::{iso, now},
 };
 
-pub(crate) const STATUS: &str = "get_connection_status";
-pub(crate) const LIST: &str = "list_connections";
-
-pub(crate) fn status_definition() -> rmcp::model::Tool {
+pub(crate) fn definition() -> Tool {
     define::<ConnectionOnly>(
-        STATUS,
+        "get_connection_status",
         "Returns detailed information about the current connection state (or that of the \
          named connection): the server's URL or command, transport, connection time, server \
          info and capabilities, and statistics of what was done through it.",
@@ -23,8 +19,8 @@ pub(crate) fn status_definition() -> rmcp::model::Tool {
     )
 }
 
-pub(crate) async fn status(call: Call<'_>) -> Answer {
-    let args: ConnectionOnly = match call.parse(STATUS) {
+pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
+    let args: ConnectionOnly = match call.parse() {
         Ok(args) => args,
         Err(answer) => return answer,
     };
@@ -52,39 +48,4 @@ pub(crate) async fn status(call: Call<'_>) -> Answer {
             )
             .meta("checked_at", iso(now())),
     }
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct NoArgs {}
-
-pub(crate) fn list_definition() -> rmcp::model::Tool {
-    define::<NoArgs>(
-        LIST,
-        "Lists every open connection (several servers can be connected at once under names), \
-         which one is the default, and each one's server and statistics.",
-        true,
-    )
-}
-
-pub(crate) async fn list(call: Call<'_>) -> Answer {
-    if let Err(answer) = call.parse::<NoArgs>(LIST) {
-        return answer;
-    }
-    let (connections, default) = call.connections.all().await;
-    let listed: Vec<Value> = connections
-        .iter()
-        .map(|connection| {
-            let mut status = connection.status();
-            status["connection"]["default"] =
-                json!(default.as_deref() == Some(connection.name.as_str()));
-            status["connection"]["statistics"] = status["statistics"].take();
-            status["connection"].take()
-        })
-        .collect();
-    call.answer()
-        .field("connections", listed)
-        .field("default_connection", json!(default))
-        .meta("total_connections", connections.len())
-        .meta("retrieved_at", iso(now()))
 }

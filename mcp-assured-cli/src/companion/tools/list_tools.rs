@@ -10,11 +10,9 @@ use crate::companion::{
     errors::{Operation, classify, details},
 };
 
-pub(crate) const NAME: &str = "list_tools";
-
 pub(crate) fn definition() -> Tool {
     define::<ConnectionOnly>(
-        NAME,
+        "list_tools",
         "Retrieves all tools from the connected MCP server (every page) with complete \
          schemas: name, title, description, full input and output schemas, annotations and \
          _meta, exactly as the server advertised them, not a summary.",
@@ -23,7 +21,7 @@ pub(crate) fn definition() -> Tool {
 }
 
 pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
-    let (_, connection) = match call.prepare::<ConnectionOnly>(NAME).await {
+    let (_, connection) = match call.prepare::<ConnectionOnly>().await {
         Ok(prepared) => prepared,
         Err(answer) => return answer,
     };
