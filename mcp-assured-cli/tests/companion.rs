@@ -367,6 +367,10 @@ mod companion {
             strict["error"]["details"]["violations"][0]["path"],
             json!("/a")
         );
+        assert_eq!(
+            strict["error"]["details"]["input_schema"]["required"],
+            json!(["a", "b"])
+        );
         assert!(strict.get("tool_call").is_none(), "not called");
         // ...otherwise sent, with the violations as warnings next to the server's answer.
         let sent = fails(

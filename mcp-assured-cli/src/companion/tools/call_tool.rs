@@ -72,6 +72,7 @@ async fn run(
         .client
         .argument_violations(&args.name, &arguments)
         .await;
+    // `unlisted`: the names the server does list, when this one is not among them.
     let (violations, unlisted): (Vec<Value>, _) = match checked {
         Ok(violations) => (
             violations
