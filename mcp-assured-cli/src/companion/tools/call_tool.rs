@@ -16,6 +16,8 @@ use crate::companion::{
     state::Stats,
 };
 
+on_connection!(Args);
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct Args {
@@ -35,8 +37,6 @@ struct Args {
     #[schemars(range(min = 1))]
     timeout_ms: Option<u64>,
 }
-
-on_connection!(Args);
 
 pub(crate) fn definition() -> Tool {
     define::<Args>(

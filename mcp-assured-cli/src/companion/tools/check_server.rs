@@ -11,6 +11,8 @@ use crate::companion::{
     clock::{iso, now},
 };
 
+on_connection!(Args);
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct Args {
@@ -22,8 +24,6 @@ struct Args {
     #[serde(default)]
     tool_arguments: Map<String, Value>,
 }
-
-on_connection!(Args);
 
 pub(crate) fn definition() -> Tool {
     define::<Args>(

@@ -14,6 +14,8 @@ use crate::companion::{
     errors::{ErrorType, Operation, classify, details},
 };
 
+on_connection!(CompleteArgs);
+
 /// What to complete.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(tag = "type")]
@@ -37,7 +39,7 @@ struct ArgumentBeingTyped {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct Args {
+struct CompleteArgs {
     /// The prompt (`{"type": "ref/prompt", "name": ".."}`) or resource template
     /// (`{"type": "ref/resource", "uri": ".."}`) whose argument is being completed.
     #[serde(rename = "ref")]
@@ -51,10 +53,8 @@ struct Args {
     connection: Option<String>,
 }
 
-on_connection!(Args);
-
 pub(crate) fn definition() -> Tool {
-    define::<Args>(
+    define::<CompleteArgs>(
         "complete",
         "Asks the connected server to complete an argument of a prompt or a variable of a \
          resource template (completion/complete) and returns every suggested value, the \
@@ -64,7 +64,7 @@ pub(crate) fn definition() -> Tool {
 }
 
 pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
-    let (args, connection) = match call.prepare::<Args>().await {
+    let (args, connection) = match call.prepare::<CompleteArgs>().await {
         Ok(prepared) => prepared,
         Err(answer) => return answer,
     };

@@ -39,7 +39,7 @@ impl TransportName {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct Args {
+struct ConnectArgs {
     /// URL of a deployed or local HTTP MCP server, e.g. https://my-server.example.com/mcp
     /// (a path ending in /sse means the older HTTP+SSE transport). Omit it for a local
     /// server started with `command`.
@@ -73,7 +73,7 @@ struct Args {
 }
 
 pub(crate) fn definition() -> Tool {
-    define::<Args>(
+    define::<ConnectArgs>(
         "connect_to_server",
         "Connects to an MCP server for testing: a deployed or local HTTP server by `url` \
          (streamable HTTP, reported as `streaming-http`, or HTTP+SSE for a path ending in /sse) \
@@ -86,7 +86,7 @@ pub(crate) fn definition() -> Tool {
 }
 
 pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
-    let args: Args = match call.parse() {
+    let args: ConnectArgs = match call.parse() {
         Ok(args) => args,
         Err(answer) => return answer,
     };
@@ -168,7 +168,9 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
 }
 
 /// The transport, the URL or command line to show, and a builder aimed at the server.
-fn target(args: &Args) -> Result<(TransportName, String, mcp_assured::ClientBuilder), String> {
+fn target(
+    args: &ConnectArgs,
+) -> Result<(TransportName, String, mcp_assured::ClientBuilder), String> {
     let builder = McpAssured::client();
     match (&args.url, &args.command) {
         (Some(_), Some(_)) => Err("give either `url` or `command`, not both".into()),

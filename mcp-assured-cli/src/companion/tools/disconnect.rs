@@ -14,13 +14,13 @@ use crate::companion::{
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct Args {
+struct DisconnectArgs {
     /// Which connection to close; the default one when omitted.
     connection: Option<String>,
 }
 
 pub(crate) fn definition() -> Tool {
-    define::<Args>(
+    define::<DisconnectArgs>(
         "disconnect",
         "Disconnects from the currently active MCP server connection (or the one named), \
          stopping a local server. After disconnecting, connect to a server before using the \
@@ -30,7 +30,7 @@ pub(crate) fn definition() -> Tool {
 }
 
 pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
-    let args: Args = match call.parse() {
+    let args: DisconnectArgs = match call.parse() {
         Ok(args) => args,
         Err(answer) => return answer,
     };

@@ -14,6 +14,8 @@ use crate::companion::{
     clock::{iso, now},
 };
 
+on_connection!(Args);
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct Args {
@@ -23,8 +25,6 @@ struct Args {
     #[serde(default)]
     all: bool,
 }
-
-on_connection!(Args);
 
 pub(crate) fn definition() -> Tool {
     define::<Args>(

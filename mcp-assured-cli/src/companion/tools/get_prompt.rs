@@ -13,9 +13,11 @@ use crate::companion::{
     state::Stats,
 };
 
+on_connection!(GetArgs);
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct Args {
+struct GetArgs {
     /// Name of the prompt (as returned by list_prompts).
     name: String,
     /// Its arguments (as named by list_prompts); numbers and booleans are sent as strings,
@@ -26,10 +28,8 @@ struct Args {
     connection: Option<String>,
 }
 
-on_connection!(Args);
-
 pub(crate) fn definition() -> Tool {
-    define::<Args>(
+    define::<GetArgs>(
         "get_prompt",
         "Gets a specific prompt from the connected MCP server with the given arguments, and \
          returns its description and every message (role and complete content).",
@@ -38,7 +38,7 @@ pub(crate) fn definition() -> Tool {
 }
 
 pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
-    let (args, connection) = match call.prepare::<Args>().await {
+    let (args, connection) = match call.prepare::<GetArgs>().await {
         Ok(prepared) => prepared,
         Err(answer) => return answer,
     };

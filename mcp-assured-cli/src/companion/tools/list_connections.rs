@@ -13,10 +13,10 @@ use crate::companion::{
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct Args {}
+struct NoArgs {}
 
 pub(crate) fn definition() -> Tool {
-    define::<Args>(
+    define::<NoArgs>(
         "list_connections",
         "Lists every open connection (several servers can be connected at once under names), \
          which one is the default, and each one's server and statistics.",
@@ -25,7 +25,7 @@ pub(crate) fn definition() -> Tool {
 }
 
 pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
-    if let Err(answer) = call.parse::<Args>() {
+    if let Err(answer) = call.parse::<NoArgs>() {
         return answer;
     }
     let (connections, default) = call.connections.all().await;

@@ -227,6 +227,8 @@ macro_rules! on_connection {
 }
 use on_connection;
 
+on_connection!(ConnectionOnly);
+
 /// Arguments of tools that take only the optional connection name.
 #[derive(Debug, serde::Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -234,8 +236,6 @@ struct ConnectionOnly {
     /// Which connection to use (see list_connections); the default one when omitted.
     connection: Option<String>,
 }
-
-on_connection!(ConnectionOnly);
 
 /// A tool definition with its input schema from `T`.
 fn define<T: JsonSchema + 'static>(

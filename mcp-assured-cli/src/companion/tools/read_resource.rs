@@ -14,9 +14,11 @@ use crate::companion::{
     state::{Connection, Stats},
 };
 
+on_connection!(ReadArgs);
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct Args {
+struct ReadArgs {
     /// URI of the resource to read (as returned by list_resources, or filled from a
     /// template).
     uri: String,
@@ -24,10 +26,8 @@ struct Args {
     connection: Option<String>,
 }
 
-on_connection!(Args);
-
 pub(crate) fn definition() -> Tool {
-    define::<Args>(
+    define::<ReadArgs>(
         "read_resource",
         "Reads a specific resource from the connected MCP server by URI. Returns every \
          content item: text as is, binary as base64 with its decoded size in bytes.",
@@ -36,7 +36,7 @@ pub(crate) fn definition() -> Tool {
 }
 
 pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
-    let (args, connection) = match call.prepare::<Args>().await {
+    let (args, connection) = match call.prepare::<ReadArgs>().await {
         Ok(prepared) => prepared,
         Err(answer) => return answer,
     };

@@ -15,6 +15,8 @@ use crate::companion::{
     errors::{ErrorType, Operation, classify, details},
 };
 
+on_connection!(LevelArgs);
+
 /// The syslog levels of MCP logging.
 #[derive(Debug, Clone, Copy, Deserialize, serde::Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -31,17 +33,15 @@ enum Level {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct Args {
+struct LevelArgs {
     /// The lowest level of log messages the server should send.
     level: Level,
     /// Which connection to use; the default one when omitted.
     connection: Option<String>,
 }
 
-on_connection!(Args);
-
 pub(crate) fn definition() -> Tool {
-    define::<Args>(
+    define::<LevelArgs>(
         "set_logging_level",
         "Sets the lowest level of log messages the connected server should send \
          (logging/setLevel). Read the messages with get_notifications.",
@@ -50,7 +50,7 @@ pub(crate) fn definition() -> Tool {
 }
 
 pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
-    let (args, connection) = match call.prepare::<Args>().await {
+    let (args, connection) = match call.prepare::<LevelArgs>().await {
         Ok(prepared) => prepared,
         Err(answer) => return answer,
     };
