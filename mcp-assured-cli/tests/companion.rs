@@ -65,6 +65,39 @@ mod companion {
     }
 
     #[mcp_test]
+    async fn every_listed_tool_answers_its_own_call(client: McpClient) {
+        // Called with no arguments and no connection, each tool answers with its envelope
+        // (never the protocol error of an unknown tool), and its own checks come first.
+        let expected = [
+            ("connect_to_server", "invalid_arguments"),
+            ("disconnect", "not_connected"),
+            ("get_connection_status", "success"),
+            ("list_connections", "success"),
+            ("list_tools", "not_connected"),
+            ("call_tool", "invalid_arguments"),
+            ("list_resources", "not_connected"),
+            ("list_resource_templates", "not_connected"),
+            ("read_resource", "invalid_arguments"),
+            ("list_prompts", "not_connected"),
+            ("get_prompt", "invalid_arguments"),
+            ("ping", "not_connected"),
+            ("complete", "invalid_arguments"),
+            ("set_logging_level", "invalid_arguments"),
+            ("get_notifications", "not_connected"),
+            ("run_server_tests", "not_connected"),
+            ("check_server", "not_connected"),
+        ];
+        let tools = client.list_tools().await.unwrap();
+        let listed: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
+        assert_eq!(listed, expected.map(|(tool, _)| tool));
+        for (tool, outcome) in expected {
+            let envelope = envelope(&client, tool, json!({})).await;
+            let answered = envelope["error"]["type"].as_str().unwrap_or("success");
+            assert_eq!(answered, outcome, "{tool}: {envelope}");
+        }
+    }
+
+    #[mcp_test]
     async fn everything_but_status_needs_a_connection(client: McpClient) {
         for (tool, args) in [
             ("disconnect", json!({})),
@@ -333,6 +366,10 @@ mod companion {
         assert_eq!(
             strict["error"]["details"]["violations"][0]["path"],
             json!("/a")
+        );
+        assert_eq!(
+            strict["error"]["details"]["input_schema"]["required"],
+            json!(["a", "b"])
         );
         assert!(strict.get("tool_call").is_none(), "not called");
         // ...otherwise sent, with the violations as warnings next to the server's answer.

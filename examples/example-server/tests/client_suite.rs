@@ -51,6 +51,7 @@ for_each_transport!(
     a_timed_out_call_is_cancelled,
     notifies_subscribers_of_updates,
     sees_the_tool_list_change,
+    checks_arguments_against_the_listed_tools,
     answers_sampling,
     answers_elicitation,
     answers_roots_and_announces_changes,
@@ -420,6 +421,96 @@ async fn sees_the_tool_list_change(transport: Transport) {
     assert_eq!(extra.name, "extra");
     let called = client.call_tool("extra", json!({})).await.unwrap();
     assert_eq!(called.text(), "extra tool called");
+}
+
+async fn checks_arguments_against_the_listed_tools(transport: Transport) {
+    let client = connect(transport).await;
+    let good = client
+        .argument_violations("add", &json!({"a": 1, "b": 2}))
+        .await
+        .unwrap();
+    assert_eq!(good, []);
+    let wrong = client
+        .argument_violations("add", &json!({"a": "one"}))
+        .await
+        .unwrap();
+    let paths: Vec<&str> = wrong.iter().map(|v| v.path.as_str()).collect();
+    assert_eq!(paths.len(), 2, "{wrong:?}");
+    assert!(paths.contains(&"/a") && paths.contains(&""), "{wrong:?}");
+    let weather = client.listed_tool("weather").await.unwrap();
+    assert_eq!(weather.input_schema["required"], json!(["city"]));
+    let missing = client
+        .argument_violations("nope", &json!({}))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&missing, Error::NotFound { kind: "tool", available, .. } if available.contains(&"echo".to_owned())),
+        "{missing}"
+    );
+    // A tool added later is found: its name is not held, so the tools are listed again.
+    client.call_tool("add_tool", json!({})).await.unwrap();
+    assert_eq!(
+        client
+            .argument_violations("extra", &json!({}))
+            .await
+            .unwrap(),
+        []
+    );
+    let rejected = client
+        .call_tool_checked("add", json!({"a": 1}))
+        .await
+        .unwrap_err();
+    assert!(matches!(rejected, Error::InvalidInput { .. }), "{rejected}");
+}
+
+/// Stops the stdio server under the client, so that any request fails from now on.
+fn kill_server(client: &mcp_assured::McpClient) {
+    let pid = client.process_id().expect("a stdio client knows its child");
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(pid).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL).unwrap();
+}
+
+#[tokio::test]
+async fn argument_checks_reuse_the_listed_tools() {
+    let client = connect(Transport::Stdio).await;
+    client.list_tools().await.unwrap();
+    kill_server(&client);
+    // No request: the tools listed are held, and their schemas compiled once.
+    for _ in 0..2 {
+        let wrong = client
+            .argument_violations("echo", &json!({}))
+            .await
+            .unwrap();
+        assert_eq!(wrong.len(), 1, "{wrong:?}");
+    }
+    assert_eq!(client.listed_tool("echo").await.unwrap().name, "echo");
+    // Listing always asks the server.
+    let error = client.list_tools().await.unwrap_err();
+    assert!(!matches!(error, Error::NotFound { .. }), "{error}");
+}
+
+#[tokio::test]
+async fn a_tool_list_change_makes_the_listed_tools_stale() {
+    let client = connect(Transport::Stdio).await;
+    assert_eq!(
+        client
+            .argument_violations("echo", &json!({"message": "hi"}))
+            .await
+            .unwrap(),
+        []
+    );
+    client.call_tool("add_tool", json!({})).await.unwrap();
+    client
+        .wait_for_notification("notifications/tools/list_changed")
+        .await
+        .unwrap();
+    kill_server(&client);
+    // `echo` is held, but the list is stale: checking it asks the (dead) server again.
+    let error = client
+        .argument_violations("echo", &json!({"message": "hi"}))
+        .await
+        .unwrap_err();
+    assert!(!matches!(error, Error::NotFound { .. }), "{error}");
 }
 
 async fn answers_sampling(transport: Transport) {

@@ -57,13 +57,13 @@ impl ServerHandler for CompanionServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(tools::definitions()))
+        Ok(ListToolsResult::with_all_items(
+            tools::definitions().to_vec(),
+        ))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        tools::definitions()
-            .into_iter()
-            .find(|tool| tool.name == name)
+        tools::definition(name).cloned()
     }
 
     async fn call_tool(

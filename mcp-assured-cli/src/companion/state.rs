@@ -2,14 +2,14 @@
 //! client, how it was reached, when, and what was done through it.
 
 use std::{
-    collections::{BTreeMap, HashMap},
+    collections::BTreeMap,
     sync::{
         Arc,
         atomic::{AtomicU64, Ordering},
     },
 };
 
-use mcp_assured::{McpClient, model::Tool, schema::Schema};
+use mcp_assured::McpClient;
 use serde_json::{Value, json};
 use tokio::sync::Mutex;
 
@@ -32,8 +32,6 @@ pub(crate) struct Connection {
     /// What credentials were given, never their values.
     pub(crate) auth: Vec<String>,
     pub(crate) stats: Stats,
-    /// `tools/list` as last fetched, to validate arguments and recognise unknown tools.
-    pub(crate) tools: Mutex<Option<Arc<ToolCache>>>,
     /// How many notifications `get_notifications` has handed out (when peeking is off).
     pub(crate) notifications_seen: AtomicU64,
 }
@@ -96,54 +94,6 @@ impl Connection {
         }
         connection["closed"] = json!(self.client.is_closed());
         json!({ "connection": connection, "statistics": self.stats.json() })
-    }
-
-    /// The tools, from the cache unless `refresh`.
-    pub(crate) async fn tools(&self, refresh: bool) -> mcp_assured::Result<Arc<ToolCache>> {
-        let mut cached = self.tools.lock().await;
-        match &*cached {
-            Some(tools) if !refresh => Ok(Arc::clone(tools)),
-            _ => {
-                let tools = Arc::new(ToolCache::new(self.client.list_tools().await?));
-                *cached = Some(Arc::clone(&tools));
-                Ok(tools)
-            }
-        }
-    }
-}
-
-/// One `tools/list`, with each tool's input schema compiled on first use: compiling costs
-/// far more than checking, and `call_tool` checks every call's arguments.
-#[derive(Debug)]
-pub(crate) struct ToolCache {
-    pub(crate) tools: Vec<Tool>,
-    input_schemas: std::sync::Mutex<HashMap<String, Arc<Schema>>>,
-}
-
-impl ToolCache {
-    fn new(tools: Vec<Tool>) -> Self {
-        Self {
-            tools,
-            input_schemas: std::sync::Mutex::default(),
-        }
-    }
-
-    /// The tool called `name`.
-    pub(crate) fn get(&self, name: &str) -> Option<&Tool> {
-        self.tools.iter().find(|tool| tool.name == name)
-    }
-
-    /// The compiled input schema of `tool` (one of these tools).
-    pub(crate) fn input_schema(&self, tool: &Tool) -> Arc<Schema> {
-        let mut schemas = self
-            .input_schemas
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        Arc::clone(schemas.entry(tool.name.to_string()).or_insert_with(|| {
-            Arc::new(Schema::compile(&Value::Object(
-                tool.input_schema.as_ref().clone(),
-            )))
-        }))
     }
 }
 

@@ -17,6 +17,7 @@ use rmcp::{
 use serde_json::Value;
 
 use super::{
+    listed_tools::ListedTools,
     notifications::NotificationLog,
     server_requests::{Answers, ServerRequest},
     stray::StrayResponses,
@@ -34,6 +35,7 @@ pub(crate) struct HarnessState {
     pub(crate) notifications: NotificationLog,
     pub(crate) server_requests: Mutex<Vec<ServerRequest>>,
     pub(crate) stray_responses: StrayResponses,
+    pub(crate) listed_tools: ListedTools,
 }
 
 impl Harness {
@@ -45,6 +47,7 @@ impl Harness {
                 notifications: NotificationLog::default(),
                 server_requests: Mutex::default(),
                 stray_responses: StrayResponses::default(),
+                listed_tools: ListedTools::default(),
             }),
         }
     }

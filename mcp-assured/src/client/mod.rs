@@ -8,6 +8,7 @@ mod builder;
 mod connect;
 mod failure;
 mod handler;
+mod listed_tools;
 mod notifications;
 mod pending;
 mod recording;
@@ -39,10 +40,11 @@ pub use self::{
     pending::{FromServerResult, PendingRequest},
     server_requests::{IntoAnswer, ServerRequest},
 };
-use self::{connect::Connection, handler::Harness};
+use self::{connect::Connection, handler::Harness, listed_tools::Listing};
 use crate::{
     Error, LogMessage, Notification, Progress, PromptResult, ResourceResult, Result, ToolResult,
     results::notification::{LOG_MESSAGE, PROGRESS},
+    schema::Violation,
     transport::diagnostics::Diagnostics,
 };
 
@@ -373,14 +375,24 @@ impl McpClient {
 
     // ----- tools ---------------------------------------------------------------------------
 
-    /// `tools/list`, following `nextCursor` through every page.
+    /// `tools/list`, following `nextCursor` through every page. Always asks the server; the
+    /// client keeps the answer for [`argument_violations`](Self::argument_violations) and
+    /// [`listed_tool`](Self::listed_tool).
     pub async fn list_tools(&self) -> Result<Vec<Tool>> {
-        self.all_pages(
-            "tools/list",
-            |c| self.list_tools_page(c),
-            |r| (r.tools, r.next_cursor),
-        )
-        .await
+        Ok(self.list_and_keep_tools().await?.tools())
+    }
+
+    async fn list_and_keep_tools(&self) -> Result<Arc<Listing>> {
+        let listed = &self.shared.harness.state.listed_tools;
+        let stamp = listed.stamp();
+        let tools = self
+            .all_pages(
+                "tools/list",
+                |c| self.list_tools_page(c),
+                |r| (r.tools, r.next_cursor),
+            )
+            .await?;
+        Ok(listed.keep(stamp, tools))
     }
 
     /// One page of `tools/list`; pass the previous page's `next_cursor` to get the next.
@@ -409,12 +421,69 @@ impl McpClient {
         self.start_call_tool(name, arguments).await?.result().await
     }
 
-    /// `tools/call`, after checking `arguments` against the tool's `inputSchema`: arguments
-    /// that break it are an [`Error::InvalidInput`] listing every violation, and nothing is
-    /// sent.
+    /// The tool named `name` as the client last listed it: no request when the tools held
+    /// include it and the server has not sent `notifications/tools/list_changed` since;
+    /// otherwise `tools/list` is sent once more. [`Error::NotFound`] lists the names offered.
+    /// [`tool`](Self::tool) always asks the server.
+    pub async fn listed_tool(&self, name: &str) -> Result<Tool> {
+        let (listing, index) = self.find_listed_tool(name).await?;
+        Ok(listing.tool(index).clone())
+    }
+
+    /// Every violation of tool `name`'s `inputSchema` by `arguments` (empty when they
+    /// conform), checked against the tool as [`listed_tool`](Self::listed_tool) finds it. The
+    /// schema is compiled once per listing, so checking many calls costs little.
+    /// [`Error::NotFound`] when the server does not list the tool.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> mcp_assured::Result<()> {
+    /// use mcp_assured::McpAssured;
+    /// use mcp_assured_examples::ExampleServer;
+    /// use serde_json::json;
+    ///
+    /// let client = McpAssured::client().service(ExampleServer::new()).build().await?;
+    /// assert!(client.argument_violations("add", &json!({"a": 1, "b": 2})).await?.is_empty());
+    ///
+    /// let wrong = client.argument_violations("add", &json!({"a": "one", "b": 2})).await?;
+    /// assert_eq!(wrong.len(), 1);
+    /// assert_eq!(wrong[0].path, "/a");
+    ///
+    /// // Sent anyway, to see how the server copes.
+    /// let result = client.call_tool("add", json!({"a": "one", "b": 2})).await?;
+    /// assert_eq!(result.is_error, Some(true));
+    /// client.close().await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn argument_violations(
+        &self,
+        name: &str,
+        arguments: &Value,
+    ) -> Result<Vec<Violation>> {
+        let (listing, index) = self.find_listed_tool(name).await?;
+        Ok(listing.violations(index, arguments))
+    }
+
+    /// The tools held and where `name` is in them, listed again if it is not there.
+    async fn find_listed_tool(&self, name: &str) -> Result<(Arc<Listing>, usize)> {
+        let held = self.shared.harness.state.listed_tools.current();
+        if let Some(listing) = held
+            && let Some(index) = listing.position(name)
+        {
+            return Ok((listing, index));
+        }
+        let listing = self.list_and_keep_tools().await?;
+        match listing.position(name) {
+            Some(index) => Ok((listing, index)),
+            None => Err(not_found("tool", name, listing.names())),
+        }
+    }
+
+    /// `tools/call`, after checking `arguments` against the tool's `inputSchema` (see
+    /// [`argument_violations`](Self::argument_violations)): arguments that break it are an
+    /// [`Error::InvalidInput`] listing every violation, and nothing is sent.
     pub async fn call_tool_checked(&self, name: &str, arguments: Value) -> Result<ToolResult> {
-        let tool = self.tool(name).await?;
-        let violations = crate::schema::validate_arguments(&tool, &arguments);
+        let violations = self.argument_violations(name, &arguments).await?;
         if !violations.is_empty() {
             return Err(Error::invalid(
                 format!("arguments for tool `{name}`"),

@@ -8,13 +8,14 @@
 //! returned.
 //!
 //! It also tells [`StrayResponses`](super::stray::StrayResponses) which requests go out, which
-//! are cancelled and which responses come in.
+//! are cancelled and which responses come in, and [`ListedTools`](super::listed_tools::ListedTools)
+//! when the server's tools changed.
 
 use super::{handler::Harness, notifications::NotificationLog};
 use crate::Notification;
 use rmcp::{
     RoleClient,
-    model::{ClientNotification, JsonRpcMessage},
+    model::{ClientNotification, JsonRpcMessage, ServerNotification},
     service::{RxJsonRpcMessage, TxJsonRpcMessage},
     transport::Transport,
 };
@@ -64,9 +65,16 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Recording<T> {
         let message = self.inner.receive().await?;
         let stray = &self.harness.state.stray_responses;
         match &message {
-            JsonRpcMessage::Notification(notification) => self
-                .log()
-                .push(Notification::from_server(&notification.notification)),
+            JsonRpcMessage::Notification(notification) => {
+                // Before it is logged: whoever waited for it finds the tools held stale.
+                if let ServerNotification::ToolListChangedNotification(_) =
+                    &notification.notification
+                {
+                    self.harness.state.listed_tools.changed();
+                }
+                self.log()
+                    .push(Notification::from_server(&notification.notification));
+            }
             JsonRpcMessage::Response(response) => stray.received(&response.id, &message),
             // Without an id it answers a request the server could not read: not stray.
             JsonRpcMessage::Error(error) => {

@@ -1,12 +1,9 @@
 //! `call_tool`: calls a tool and reports everything it answered, with timings, and any
 //! schema violations of the arguments.
 
-use std::{
-    sync::Arc,
-    time::{Duration, Instant},
-};
+use std::time::{Duration, Instant};
 
-use mcp_assured::model::Tool;
+use mcp_assured::{Error, model::Tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -16,12 +13,10 @@ use crate::companion::{
     answer::Answer,
     clock::{iso, millis_since, now},
     errors::{ErrorType, Operation, classify, details},
-    state::{Stats, ToolCache},
+    state::Stats,
 };
 
 on_connection!(Args);
-
-pub(crate) const NAME: &str = "call_tool";
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -45,7 +40,7 @@ struct Args {
 
 pub(crate) fn definition() -> Tool {
     define::<Args>(
-        NAME,
+        "call_tool",
         "Calls a specific tool on the connected MCP server with the given arguments and \
          returns the complete result (every content block, structuredContent, isError, _meta) \
          with start and end times and the duration. Arguments are checked against the tool's \
@@ -57,7 +52,7 @@ pub(crate) fn definition() -> Tool {
 }
 
 pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
-    let (args, connection) = match call.prepare::<Args>(NAME).await {
+    let (args, connection) = match call.prepare::<Args>().await {
         Ok(prepared) => prepared,
         Err(answer) => return answer,
     };
@@ -72,8 +67,21 @@ async fn run(
 ) -> Answer {
     let answer = call.answer().connection(connection);
     let arguments = Value::Object(args.arguments.clone());
-    let tool = match find_tool(connection, &args.name).await {
-        Ok(tool) => tool,
+    // From the tools the client holds: no `tools/list` on every call.
+    let checked = connection
+        .client
+        .argument_violations(&args.name, &arguments)
+        .await;
+    // `unlisted`: the names the server does list, when this one is not among them.
+    let (violations, unlisted): (Vec<Value>, _) = match checked {
+        Ok(violations) => (
+            violations
+                .into_iter()
+                .map(|v| json!({ "path": v.path, "message": v.message }))
+                .collect(),
+            None,
+        ),
+        Err(Error::NotFound { available, .. }) => (Vec::new(), Some(available)),
         Err(error) => {
             return answer.error(
                 classify(&error, Operation::Other),
@@ -82,18 +90,9 @@ async fn run(
             );
         }
     };
-    let violations: Vec<Value> = tool
-        .as_ref()
-        .map(|(tools, tool)| {
-            tools
-                .input_schema(tool)
-                .violations(&arguments)
-                .into_iter()
-                .map(|v| json!({ "path": v.path, "message": v.message }))
-                .collect()
-        })
-        .unwrap_or_default();
+    let listed = unlisted.is_none();
     if args.strict && !violations.is_empty() {
+        let input_schema = connection.client.listed_tool(&args.name).await.ok();
         return answer.error(
             ErrorType::InvalidArguments,
             format!(
@@ -105,7 +104,7 @@ async fn run(
             json!({
                 "violations": violations,
                 "arguments": arguments,
-                "input_schema": tool.map(|(_, t)| json!(t.input_schema)),
+                "input_schema": input_schema.map(|tool: Tool| json!(tool.input_schema)),
             }),
         );
     }
@@ -147,7 +146,7 @@ async fn run(
                     "execution": execution(!failed),
                 }),
             );
-            match (failed, tool.is_some()) {
+            match (failed, listed) {
                 (false, _) => answer,
                 // The arguments break the schema and the tool failed: that is why.
                 (true, true) if violated => answer.error(
@@ -166,7 +165,7 @@ async fn run(
                         "the server has no tool `{}` (it answered with a tool error)",
                         args.name
                     ),
-                    not_found_details(connection).await,
+                    json!({ "available_tools": unlisted }),
                 ),
                 (true, true) => answer.error(
                     ErrorType::ExecutionError,
@@ -182,13 +181,12 @@ async fn run(
             let kind = classify(
                 &error,
                 Operation::CallTool {
-                    tool_listed: tool.is_some(),
+                    tool_listed: listed,
                 },
             );
             let mut details = details(&error);
             if kind == ErrorType::ToolNotFound {
-                details["available_tools"] =
-                    not_found_details(connection).await["available_tools"].take();
+                details["available_tools"] = json!(unlisted.unwrap_or_default());
             }
             answer
                 .field(
@@ -206,34 +204,4 @@ async fn run(
                 )
         }
     }
-}
-
-/// The tool's definition (with the list it is in): from the cached list, refreshed once if
-/// it is not there.
-async fn find_tool(
-    connection: &crate::companion::state::Connection,
-    name: &str,
-) -> mcp_assured::Result<Option<(Arc<ToolCache>, Tool)>> {
-    for refresh in [false, true] {
-        let tools = connection.tools(refresh).await?;
-        if let Some(tool) = tools.get(name).cloned() {
-            return Ok(Some((tools, tool)));
-        }
-    }
-    Ok(None)
-}
-
-async fn not_found_details(connection: &crate::companion::state::Connection) -> Value {
-    let names: Vec<String> = connection
-        .tools(false)
-        .await
-        .map(|tools| {
-            tools
-                .tools
-                .iter()
-                .map(|tool| tool.name.to_string())
-                .collect()
-        })
-        .unwrap_or_default();
-    json!({ "available_tools": names })
 }

@@ -13,8 +13,6 @@ use crate::companion::{
 
 on_connection!(Args);
 
-pub(crate) const NAME: &str = "check_server";
-
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct Args {
@@ -29,7 +27,7 @@ struct Args {
 
 pub(crate) fn definition() -> Tool {
     define::<Args>(
-        NAME,
+        "check_server",
         "Runs mcp-assured's built-in protocol checks on the connected server and reports each \
          as passed, failed (with exactly what is wrong) or skipped (with why): initialize, \
          ping, capability consistency (logging, completions, tools, resources, prompts), \
@@ -43,7 +41,7 @@ pub(crate) fn definition() -> Tool {
 }
 
 pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
-    let (args, connection) = match call.prepare::<Args>(NAME).await {
+    let (args, connection) = match call.prepare::<Args>().await {
         Ok(prepared) => prepared,
         Err(answer) => return answer,
     };

@@ -1,52 +1,119 @@
-//! The companion's tools, one module each (`tool_definition()` and `handle_call(..)`), and
-//! what they share: reading arguments and finding the connection to use.
+//! The companion's tools, one module each, named after the tool: its `definition()` and its
+//! `handle_call(..)`, registered together in [`TOOLS`]. And what they share: reading
+//! arguments, finding the connection to use, answering a listing.
 
 mod call_tool;
 mod check_server;
-mod connect;
-mod connections;
-mod misc;
-mod notifications;
-mod prompts;
-mod resources;
-mod server_tests;
-mod tool_list;
+mod complete;
+mod connect_to_server;
+mod disconnect;
+mod get_connection_status;
+mod get_notifications;
+mod get_prompt;
+mod list_connections;
+mod list_prompts;
+mod list_resource_templates;
+mod list_resources;
+mod list_tools;
+mod ping;
+mod read_resource;
+mod run_server_tests;
+mod set_logging_level;
 
-use std::{sync::Arc, time::Instant};
+use std::{
+    collections::HashMap,
+    pin::Pin,
+    sync::{Arc, LazyLock},
+    time::Instant,
+};
 
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::{
     answer::Answer,
-    errors::ErrorType,
+    clock::{iso, now},
+    errors::{ErrorType, Operation, classify, details},
     secrets,
     state::{Connection, Connections},
 };
 
+/// A tool's definition and its handler, taken together from its module by [`tool!`].
+struct ToolEntry {
+    definition: fn() -> Tool,
+    handle: for<'a> fn(Call<'a>) -> Handling<'a>,
+    /// The module, which a test checks is named after the tool.
+    #[cfg(test)]
+    module: &'static str,
+}
+
+type Handling<'a> = Pin<Box<dyn Future<Output = Answer> + Send + 'a>>;
+
+/// The [`ToolEntry`] of the tool module `$module`.
+macro_rules! tool {
+    ($module:ident) => {
+        ToolEntry {
+            definition: $module::definition,
+            handle: |call| Box::pin($module::handle_call(call)),
+            #[cfg(test)]
+            module: stringify!($module),
+        }
+    };
+}
+
+/// Every tool, in the order `tools/list` shows them. Adding a tool is adding its module and
+/// a line here.
+const TOOLS: &[ToolEntry] = &[
+    tool!(connect_to_server),
+    tool!(disconnect),
+    tool!(get_connection_status),
+    tool!(list_connections),
+    tool!(list_tools),
+    tool!(call_tool),
+    tool!(list_resources),
+    tool!(list_resource_templates),
+    tool!(read_resource),
+    tool!(list_prompts),
+    tool!(get_prompt),
+    tool!(ping),
+    tool!(complete),
+    tool!(set_logging_level),
+    tool!(get_notifications),
+    tool!(run_server_tests),
+    tool!(check_server),
+];
+
+/// The definitions, built once (their schemas come from schemars), and which entry of
+/// [`TOOLS`] each name calls: the name is the definition's own.
+struct Registry {
+    definitions: Vec<Tool>,
+    by_name: HashMap<String, usize>,
+}
+
+static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
+    let definitions: Vec<Tool> = TOOLS.iter().map(|tool| (tool.definition)()).collect();
+    let by_name = definitions
+        .iter()
+        .enumerate()
+        .map(|(index, tool)| (tool.name.to_string(), index))
+        .collect();
+    Registry {
+        definitions,
+        by_name,
+    }
+});
+
 /// Every tool, as `tools/list` shows them.
-pub(crate) fn definitions() -> Vec<Tool> {
-    vec![
-        connect::connect_definition(),
-        connect::disconnect_definition(),
-        connections::status_definition(),
-        connections::list_definition(),
-        tool_list::definition(),
-        call_tool::definition(),
-        resources::list_definition(),
-        resources::templates_definition(),
-        resources::read_definition(),
-        prompts::list_definition(),
-        prompts::get_definition(),
-        misc::ping_definition(),
-        misc::complete_definition(),
-        misc::set_logging_level_definition(),
-        notifications::definition(),
-        server_tests::definition(),
-        check_server::definition(),
-    ]
+pub(crate) fn definitions() -> &'static [Tool] {
+    &REGISTRY.definitions
+}
+
+/// The tool called `name`.
+pub(crate) fn definition(name: &str) -> Option<&'static Tool> {
+    let index = *REGISTRY.by_name.get(name)?;
+    Some(&REGISTRY.definitions[index])
 }
 
 /// Runs the tool called `name`; `None` if there is none.
@@ -56,36 +123,21 @@ pub(crate) async fn call(
     args: JsonObject,
     started: Instant,
 ) -> Option<Answer> {
+    let index = *REGISTRY.by_name.get(name)?;
     let call = Call {
         connections,
+        tool: &REGISTRY.definitions[index].name,
         args,
         started,
     };
-    Some(match name {
-        connect::CONNECT => connect::connect(call).await,
-        connect::DISCONNECT => connect::disconnect(call).await,
-        connections::STATUS => connections::status(call).await,
-        connections::LIST => connections::list(call).await,
-        tool_list::NAME => tool_list::handle_call(call).await,
-        call_tool::NAME => call_tool::handle_call(call).await,
-        resources::LIST => resources::list(call).await,
-        resources::TEMPLATES => resources::templates(call).await,
-        resources::READ => resources::read(call).await,
-        prompts::LIST => prompts::list(call).await,
-        prompts::GET => prompts::get(call).await,
-        misc::PING => misc::ping(call).await,
-        misc::COMPLETE => misc::complete(call).await,
-        misc::SET_LOGGING_LEVEL => misc::set_logging_level(call).await,
-        notifications::NAME => notifications::handle_call(call).await,
-        server_tests::NAME => server_tests::handle_call(call).await,
-        check_server::NAME => check_server::handle_call(call).await,
-        _ => return None,
-    })
+    Some((TOOLS[index].handle)(call).await)
 }
 
-/// One call of a tool: the companion's connections, the arguments, when it started.
+/// One call of a tool: the companion's connections, the tool's name, the arguments, when it
+/// started.
 pub(crate) struct Call<'a> {
     connections: &'a Connections,
+    tool: &'static str,
     args: JsonObject,
     started: Instant,
 }
@@ -96,8 +148,9 @@ impl Call<'_> {
     }
 
     /// The arguments as `T`, or an `invalid_arguments` answer saying what is wrong.
-    fn parse<T: DeserializeOwned>(&self, tool: &str) -> Result<T, Answer> {
-        serde_json::from_value(serde_json::Value::Object(self.args.clone())).map_err(|error| {
+    fn parse<T: DeserializeOwned>(&self) -> Result<T, Answer> {
+        let tool = self.tool;
+        serde_json::from_value(Value::Object(self.args.clone())).map_err(|error| {
             let reason = secrets::scrub(&error.to_string(), &self.args);
             self.answer().error(
                 ErrorType::InvalidArguments,
@@ -109,8 +162,8 @@ impl Call<'_> {
 
     /// The arguments as `T` and the connection they name (or the default one), or the
     /// answer saying why not (`invalid_arguments`, `not_connected`).
-    async fn prepare<T: OnConnection>(&self, tool: &str) -> Result<(T, Arc<Connection>), Answer> {
-        let args: T = self.parse(tool)?;
+    async fn prepare<T: OnConnection>(&self) -> Result<(T, Arc<Connection>), Answer> {
+        let args: T = self.parse()?;
         let connection = self.connection(args.connection()).await?;
         Ok((args, connection))
     }
@@ -129,6 +182,32 @@ impl Call<'_> {
             )
         })
     }
+}
+
+/// The answer of a tool that lists one kind of item on a connection: every item under
+/// `field`, their count as `metadata.total_{field}`; or why not, saying what `failed`.
+async fn listing<F, Fut>(call: Call<'_>, failed: &str, list: F) -> Answer
+where
+    F: FnOnce(Arc<Connection>) -> Fut,
+    Fut: Future<Output = mcp_assured::Result<(&'static str, Value, usize)>>,
+{
+    let (_, connection) = match call.prepare::<ConnectionOnly>().await {
+        Ok(prepared) => prepared,
+        Err(answer) => return answer,
+    };
+    let answer = call.answer().connection(&connection);
+    let answer = match list(connection.clone()).await {
+        Ok((field, items, total)) => answer
+            .field(field, items)
+            .meta(&format!("total_{field}"), total)
+            .meta("retrieved_at", iso(now())),
+        Err(error) => answer.error(
+            classify(&error, Operation::Other),
+            format!("{failed} failed: {error}"),
+            details(&error),
+        ),
+    };
+    answer.counted(&connection)
 }
 
 /// Arguments that may name the connection to use.
@@ -167,4 +246,30 @@ fn define<T: JsonSchema + 'static>(
     Tool::new(name, description, JsonObject::new())
         .with_input_schema::<T>()
         .with_annotations(ToolAnnotations::new().read_only(read_only).open_world(true))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_tool_module_is_named_after_its_tool() {
+        for tool in TOOLS {
+            assert_eq!((tool.definition)().name, tool.module);
+        }
+    }
+
+    #[test]
+    fn each_name_calls_its_own_tool() {
+        assert_eq!(
+            REGISTRY.by_name.len(),
+            TOOLS.len(),
+            "a name is defined twice"
+        );
+        for (index, tool) in definitions().iter().enumerate() {
+            assert_eq!(REGISTRY.by_name[tool.name.as_ref()], index);
+            assert_eq!(definition(&tool.name).map(|t| &t.name), Some(&tool.name));
+        }
+        assert!(definition("no_such_tool").is_none());
+    }
 }

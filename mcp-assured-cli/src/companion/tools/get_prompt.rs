@@ -1,11 +1,11 @@
-//! `list_prompts` and `get_prompt`.
+//! `get_prompt`: a prompt's description and every message, for the given arguments.
 
 use mcp_assured::model::Tool;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::{Call, ConnectionOnly, define, on_connection};
+use super::{Call, define, on_connection};
 use crate::companion::{
     answer::Answer,
     clock::{iso, now},
@@ -14,38 +14,6 @@ use crate::companion::{
 };
 
 on_connection!(GetArgs);
-
-pub(crate) const LIST: &str = "list_prompts";
-pub(crate) const GET: &str = "get_prompt";
-
-pub(crate) fn list_definition() -> Tool {
-    define::<ConnectionOnly>(
-        LIST,
-        "Retrieves all prompts from the connected MCP server (every page) with complete \
-         schemas: names, titles, descriptions and arguments (name, description, required).",
-        true,
-    )
-}
-
-pub(crate) async fn list(call: Call<'_>) -> Answer {
-    let (_, connection) = match call.prepare::<ConnectionOnly>(LIST).await {
-        Ok(prepared) => prepared,
-        Err(answer) => return answer,
-    };
-    let answer = call.answer().connection(&connection);
-    let answer = match connection.client.list_prompts().await {
-        Ok(prompts) => answer
-            .field("prompts", json!(prompts))
-            .meta("total_prompts", prompts.len())
-            .meta("retrieved_at", iso(now())),
-        Err(error) => answer.error(
-            classify(&error, Operation::Other),
-            format!("prompts/list failed: {error}"),
-            details(&error),
-        ),
-    };
-    answer.counted(&connection)
-}
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -60,17 +28,17 @@ struct GetArgs {
     connection: Option<String>,
 }
 
-pub(crate) fn get_definition() -> Tool {
+pub(crate) fn definition() -> Tool {
     define::<GetArgs>(
-        GET,
+        "get_prompt",
         "Gets a specific prompt from the connected MCP server with the given arguments, and \
          returns its description and every message (role and complete content).",
         true,
     )
 }
 
-pub(crate) async fn get(call: Call<'_>) -> Answer {
-    let (args, connection) = match call.prepare::<GetArgs>(GET).await {
+pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
+    let (args, connection) = match call.prepare::<GetArgs>().await {
         Ok(prepared) => prepared,
         Err(answer) => return answer,
     };

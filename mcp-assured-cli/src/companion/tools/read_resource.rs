@@ -1,4 +1,4 @@
-//! `list_resources`, `list_resource_templates` and `read_resource`.
+//! `read_resource`: every content item of a resource, text as is, binary as base64.
 
 use base64::Engine;
 use mcp_assured::model::{ResourceContents, Tool};
@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{Call, ConnectionOnly, define, on_connection};
+use super::{Call, define, on_connection};
 use crate::companion::{
     answer::Answer,
     clock::{iso, now},
@@ -15,69 +15,6 @@ use crate::companion::{
 };
 
 on_connection!(ReadArgs);
-
-pub(crate) const LIST: &str = "list_resources";
-pub(crate) const TEMPLATES: &str = "list_resource_templates";
-pub(crate) const READ: &str = "read_resource";
-
-pub(crate) fn list_definition() -> Tool {
-    define::<ConnectionOnly>(
-        LIST,
-        "Retrieves all resources from the connected MCP server (every page) with complete \
-         metadata: URIs, names, titles, descriptions, MIME types, sizes, annotations.",
-        true,
-    )
-}
-
-pub(crate) fn templates_definition() -> Tool {
-    define::<ConnectionOnly>(
-        TEMPLATES,
-        "Retrieves all resource templates (URI templates such as file:///{path}) from the \
-         connected MCP server, with complete metadata.",
-        true,
-    )
-}
-
-pub(crate) async fn list(call: Call<'_>) -> Answer {
-    listing(call, LIST, |connection| async move {
-        let resources = connection.client.list_resources().await?;
-        Ok(("resources", json!(resources), resources.len()))
-    })
-    .await
-}
-
-pub(crate) async fn templates(call: Call<'_>) -> Answer {
-    listing(call, TEMPLATES, |connection| async move {
-        let templates = connection.client.list_resource_templates().await?;
-        Ok(("resource_templates", json!(templates), templates.len()))
-    })
-    .await
-}
-
-/// A list tool: the connection, the listing, its count.
-async fn listing<F, Fut>(call: Call<'_>, tool: &str, list: F) -> Answer
-where
-    F: FnOnce(std::sync::Arc<Connection>) -> Fut,
-    Fut: Future<Output = mcp_assured::Result<(&'static str, Value, usize)>>,
-{
-    let (_, connection) = match call.prepare::<ConnectionOnly>(tool).await {
-        Ok(prepared) => prepared,
-        Err(answer) => return answer,
-    };
-    let answer = call.answer().connection(&connection);
-    let answer = match list(connection.clone()).await {
-        Ok((field, items, total)) => answer
-            .field(field, items)
-            .meta(&format!("total_{field}"), total)
-            .meta("retrieved_at", iso(now())),
-        Err(error) => answer.error(
-            classify(&error, Operation::Other),
-            format!("{tool} failed: {error}"),
-            details(&error),
-        ),
-    };
-    answer.counted(&connection)
-}
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -89,17 +26,17 @@ struct ReadArgs {
     connection: Option<String>,
 }
 
-pub(crate) fn read_definition() -> Tool {
+pub(crate) fn definition() -> Tool {
     define::<ReadArgs>(
-        READ,
+        "read_resource",
         "Reads a specific resource from the connected MCP server by URI. Returns every \
          content item: text as is, binary as base64 with its decoded size in bytes.",
         true,
     )
 }
 
-pub(crate) async fn read(call: Call<'_>) -> Answer {
-    let (args, connection) = match call.prepare::<ReadArgs>(READ).await {
+pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
+    let (args, connection) = match call.prepare::<ReadArgs>().await {
         Ok(prepared) => prepared,
         Err(answer) => return answer,
     };

@@ -1,24 +1,20 @@
-//! `connect_to_server` and `disconnect`.
+//! `connect_to_server`: connects to a server by URL, or starts a local one over stdio.
 
 use std::{collections::BTreeMap, sync::atomic::AtomicU64, time::Duration};
 
-use mcp_assured::{McpAssured, McpClient};
+use mcp_assured::{McpAssured, McpClient, model::Tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
-use tokio::sync::Mutex;
 
 use super::{Call, define};
 use crate::companion::{
     answer::Answer,
-    clock::{iso, now},
+    clock::now,
     errors::{ErrorType, Operation, classify, details},
     secrets,
     state::{Connection, DEFAULT_CONNECTION, Stats},
 };
-
-pub(crate) const CONNECT: &str = "connect_to_server";
-pub(crate) const DISCONNECT: &str = "disconnect";
 
 /// The spec's transport names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
@@ -76,9 +72,9 @@ struct ConnectArgs {
     timeout_ms: Option<u64>,
 }
 
-pub(crate) fn connect_definition() -> rmcp::model::Tool {
+pub(crate) fn definition() -> Tool {
     define::<ConnectArgs>(
-        CONNECT,
+        "connect_to_server",
         "Connects to an MCP server for testing: a deployed or local HTTP server by `url` \
          (streamable HTTP, reported as `streaming-http`, or HTTP+SSE for a path ending in /sse) \
          or a local server started from `command` and spoken to over stdio. Optional headers \
@@ -89,8 +85,8 @@ pub(crate) fn connect_definition() -> rmcp::model::Tool {
     )
 }
 
-pub(crate) async fn connect(call: Call<'_>) -> Answer {
-    let args: ConnectArgs = match call.parse(CONNECT) {
+pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
+    let args: ConnectArgs = match call.parse() {
         Ok(args) => args,
         Err(answer) => return answer,
     };
@@ -99,7 +95,7 @@ pub(crate) async fn connect(call: Call<'_>) -> Answer {
         Err(reason) => {
             return call.answer().error(
                 ErrorType::InvalidArguments,
-                format!("invalid arguments for `{CONNECT}`: {reason}"),
+                format!("invalid arguments for `{}`: {reason}", call.tool),
                 json!({ "reason": reason }),
             );
         }
@@ -140,7 +136,6 @@ pub(crate) async fn connect(call: Call<'_>) -> Answer {
         connected_at: now(),
         auth,
         stats: Stats::default(),
-        tools: Mutex::new(None),
         notifications_seen: AtomicU64::new(0),
     };
     let info = connection.client.server_info().clone();
@@ -220,51 +215,4 @@ fn target(
             Ok((TransportName::Stdio, line, builder))
         }
     }
-}
-
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct DisconnectArgs {
-    /// Which connection to close; the default one when omitted.
-    connection: Option<String>,
-}
-
-pub(crate) fn disconnect_definition() -> rmcp::model::Tool {
-    define::<DisconnectArgs>(
-        DISCONNECT,
-        "Disconnects from the currently active MCP server connection (or the one named), \
-         stopping a local server. After disconnecting, connect to a server before using the \
-         other tools on that connection.",
-        false,
-    )
-}
-
-pub(crate) async fn disconnect(call: Call<'_>) -> Answer {
-    let args: DisconnectArgs = match call.parse(DISCONNECT) {
-        Ok(args) => args,
-        Err(answer) => return answer,
-    };
-    if let Err(answer) = call.connection(args.connection.as_deref()).await {
-        return answer;
-    }
-    let Some(connection) = call.connections.remove(args.connection.as_deref()).await else {
-        return call.answer().error(
-            ErrorType::NotConnected,
-            "the connection was closed meanwhile",
-            json!({}),
-        );
-    };
-    let _ = connection.client.clone().close().await;
-    let mut previous = connection.status();
-    previous["connection"]["disconnected_at"] = json!(iso(now()));
-    call.answer()
-        .field(
-            "message",
-            format!(
-                "Disconnected from {} (connection `{}`).",
-                connection.server_url, connection.name
-            ),
-        )
-        .field("previous_connection", previous["connection"].clone())
-        .field("statistics", previous["statistics"].clone())
 }

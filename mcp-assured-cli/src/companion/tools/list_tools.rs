@@ -10,11 +10,9 @@ use crate::companion::{
     errors::{Operation, classify, details},
 };
 
-pub(crate) const NAME: &str = "list_tools";
-
 pub(crate) fn definition() -> Tool {
     define::<ConnectionOnly>(
-        NAME,
+        "list_tools",
         "Retrieves all tools from the connected MCP server (every page) with complete \
          schemas: name, title, description, full input and output schemas, annotations and \
          _meta, exactly as the server advertised them, not a summary.",
@@ -23,20 +21,17 @@ pub(crate) fn definition() -> Tool {
 }
 
 pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
-    let (_, connection) = match call.prepare::<ConnectionOnly>(NAME).await {
+    let (_, connection) = match call.prepare::<ConnectionOnly>().await {
         Ok(prepared) => prepared,
         Err(answer) => return answer,
     };
     let answer = call.answer().connection(&connection);
-    let answer = match connection.tools(true).await {
+    let answer = match connection.client.list_tools().await {
         Ok(tools) => {
             let info = connection.client.server_info();
             answer
-                .field(
-                    "tools",
-                    tools.tools.iter().map(advertised).collect::<Vec<_>>(),
-                )
-                .meta("total_tools", tools.tools.len())
+                .field("tools", tools.iter().map(advertised).collect::<Vec<_>>())
+                .meta("total_tools", tools.len())
                 .meta("server_name", info.name.clone())
                 .meta("server_version", info.version.clone())
                 .meta("retrieved_at", iso(now()))

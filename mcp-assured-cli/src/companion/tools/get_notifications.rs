@@ -16,8 +16,6 @@ use crate::companion::{
 
 on_connection!(Args);
 
-pub(crate) const NAME: &str = "get_notifications";
-
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct Args {
@@ -30,7 +28,7 @@ struct Args {
 
 pub(crate) fn definition() -> Tool {
     define::<Args>(
-        NAME,
+        "get_notifications",
         "Returns the notifications the connected server sent since the last call (or all of \
          them with `all: true`): log messages, progress, resource updates, list changes, in \
          arrival order, each with its method, complete params and when it arrived.",
@@ -39,7 +37,7 @@ pub(crate) fn definition() -> Tool {
 }
 
 pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
-    let (args, connection) = match call.prepare::<Args>(NAME).await {
+    let (args, connection) = match call.prepare::<Args>().await {
         Ok(prepared) => prepared,
         Err(answer) => return answer,
     };

@@ -10,11 +10,9 @@ use crate::companion::{
     errors::{Operation, classify, details},
 };
 
-pub(crate) const NAME: &str = "run_server_tests";
-
 pub(crate) fn definition() -> Tool {
     define::<ConnectionOnly>(
-        NAME,
+        "run_server_tests",
         "Runs the connected server's own test tools (the mcp.test.* convention): discovers \
          them with their testMetadata, runs them by priority each under its own timeout with \
          arguments made from its input schema, and reports every test's status (passed, \
@@ -25,7 +23,7 @@ pub(crate) fn definition() -> Tool {
 }
 
 pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
-    let (_, connection) = match call.prepare::<ConnectionOnly>(NAME).await {
+    let (_, connection) = match call.prepare::<ConnectionOnly>().await {
         Ok(prepared) => prepared,
         Err(answer) => return answer,
     };

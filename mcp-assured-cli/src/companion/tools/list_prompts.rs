@@ -1,0 +1,24 @@
+//! `list_prompts`: every prompt the server lists, with its arguments.
+
+use mcp_assured::model::Tool;
+use serde_json::json;
+
+use super::{Call, ConnectionOnly, define, listing};
+use crate::companion::answer::Answer;
+
+pub(crate) fn definition() -> Tool {
+    define::<ConnectionOnly>(
+        "list_prompts",
+        "Retrieves all prompts from the connected MCP server (every page) with complete \
+         schemas: names, titles, descriptions and arguments (name, description, required).",
+        true,
+    )
+}
+
+pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
+    listing(call, "prompts/list", |connection| async move {
+        let prompts = connection.client.list_prompts().await?;
+        Ok(("prompts", json!(prompts), prompts.len()))
+    })
+    .await
+}
