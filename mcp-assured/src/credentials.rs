@@ -7,7 +7,10 @@ use std::fmt;
 use base64::Engine as _;
 use http::{HeaderMap, HeaderName, HeaderValue, header::AUTHORIZATION};
 
-use crate::{Error, Result, Secret};
+use crate::{
+    error::{Error, Result},
+    secret::Secret,
+};
 
 /// How the client authenticates: the `Authorization` header and any other header with every
 /// HTTP request. Every value is a [`Secret`]: `Debug` names the headers only, and the values

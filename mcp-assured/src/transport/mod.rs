@@ -16,7 +16,7 @@ use self::{
     stdio::{ChildGuard, StdioCommand},
 };
 
-use crate::Credentials;
+use crate::credentials::Credentials;
 
 /// Where the server is, with everything needed to reach it.
 #[derive(Debug)]

@@ -18,7 +18,7 @@ use super::{
     diagnostics::{Diagnostics, Fault},
     http::CONNECTION_REFUSED,
 };
-use crate::{Credentials, Error};
+use crate::{credentials::Credentials, error::Error};
 
 /// A failed POST of a message to the endpoint.
 #[derive(Debug, thiserror::Error)]

@@ -20,7 +20,7 @@ use tokio::{
 use tokio_util::sync::CancellationToken;
 
 use super::{diagnostics::Diagnostics, lines::LineTransport};
-use crate::Error;
+use crate::error::Error;
 
 /// How long a closed child gets to exit on its own before it is killed.
 const EXIT_GRACE: Duration = Duration::from_secs(2);

@@ -21,7 +21,7 @@ use serde_json::Value;
 use sse_stream::Sse;
 
 use super::diagnostics::Diagnostics;
-use crate::{Credentials, Error};
+use crate::{credentials::Credentials, error::Error};
 
 /// How many same-origin redirects are followed.
 const MAX_REDIRECTS: usize = 5;
