@@ -15,7 +15,10 @@ use rmcp::model::{
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::{PromptResult, ResourceResult, ServerInfo, ToolResult};
+use crate::{
+    client::ServerInfo,
+    results::mcp::{PromptResult, ResourceResult, ToolResult},
+};
 
 /// Something [`assert_mcp_snapshot!`](crate::assert_mcp_snapshot) can snapshot: its JSON, in a
 /// stable order.
@@ -181,7 +184,7 @@ pub(crate) mod macro_support {
     use serde_json::Value;
 
     use super::{Snapshot, redact};
-    use crate::McpClient;
+    use crate::client::McpClient;
 
     /// What goes into the snapshot file, and the settings it is taken with.
     #[derive(Debug)]

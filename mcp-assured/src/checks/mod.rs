@@ -35,7 +35,8 @@ pub use self::parity::{
 };
 use self::recorder::Recorder;
 use crate::{
-    Error, McpClient, code,
+    client::McpClient,
+    error::{Error, code},
     report::Report,
     server_tests::{is_test_tool, valid_object},
 };

@@ -5,12 +5,16 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
+use rmcp::model::Tool;
+
 use super::recorder::Recorder;
 use crate::{
-    Credentials, Error, McpClient, ToolResult, code,
-    model::Tool,
+    client::McpClient,
+    credentials::Credentials,
+    error::{Error, code},
     report::Report,
     rest::{ErrorCode, Execution, RestClient, RestTool},
+    results::mcp::ToolResult,
     server_tests::valid_object,
 };
 
@@ -250,8 +254,8 @@ async fn compare_executions(
 
 /// Why the two answers to the same call disagree, if they do.
 fn execution_difference(
-    mcp: &crate::Result<ToolResult>,
-    rest: &crate::Result<Execution>,
+    mcp: &crate::error::Result<ToolResult>,
+    rest: &crate::error::Result<Execution>,
 ) -> Option<String> {
     let rest = match rest {
         Ok(execution) => execution,
@@ -292,7 +296,7 @@ fn execution_difference(
 /// request refused before the tool ran) is not a REST `EXECUTION_ERROR` or `TIMEOUT_ERROR`
 /// (the tool ran), and an MCP `isError` (the tool ran) is not a REST `TOOL_NOT_FOUND`.
 /// `isError` and `VALIDATION_ERROR` agree: MCP servers report bad arguments either way.
-fn failures_agree(mcp: &crate::Result<ToolResult>, rest: Option<&ErrorCode>) -> bool {
+fn failures_agree(mcp: &crate::error::Result<ToolResult>, rest: Option<&ErrorCode>) -> bool {
     match (mcp, rest) {
         (
             Err(Error::JsonRpc { code: got, .. }),
@@ -487,7 +491,7 @@ fn describe_rest_failure(execution: &Execution) -> String {
     }
 }
 
-fn describe_mcp_failure(result: &crate::Result<ToolResult>) -> String {
+fn describe_mcp_failure(result: &crate::error::Result<ToolResult>) -> String {
     match result {
         Ok(result) if result.is_error == Some(true) => format!("isError: {}", result.text()),
         Ok(_) => "success".to_owned(),

@@ -23,7 +23,8 @@ use super::{
     server_requests::{Answers, IntoAnswer, answer},
 };
 use crate::{
-    Credentials, Error, Result,
+    credentials::Credentials,
+    error::{Error, Result},
     transport::{Target, in_process::InProcessServer, stdio::StdioCommand},
 };
 

@@ -9,7 +9,7 @@ use rmcp::{
 
 use super::{failure, handler::Harness, recording::Recording};
 use crate::{
-    Error, Result,
+    error::{Error, Result},
     transport::{Owned, Target, diagnostics::Diagnostics, sse, stdio, streamable_http},
 };
 

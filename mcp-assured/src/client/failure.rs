@@ -9,7 +9,7 @@ use rmcp::{
 };
 
 use crate::{
-    Error,
+    error::Error,
     transport::{
         diagnostics::{Diagnostics, Fault},
         http::{CONNECTION_REFUSED, status_in_message},

@@ -42,8 +42,11 @@ pub use self::{
 };
 use self::{connect::Connection, handler::Harness, listed_tools::Listing};
 use crate::{
-    Error, LogMessage, Notification, Progress, PromptResult, ResourceResult, Result, ToolResult,
-    results::notification::{LOG_MESSAGE, PROGRESS},
+    error::{Error, Result},
+    results::{
+        mcp::{PromptResult, ResourceResult, ToolResult},
+        notification::{LOG_MESSAGE, LogMessage, Notification, PROGRESS, Progress},
+    },
     schema::Violation,
     transport::diagnostics::Diagnostics,
 };

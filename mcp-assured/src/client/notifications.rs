@@ -6,8 +6,9 @@ use std::{sync::Mutex, time::Duration};
 use tokio::sync::Notify;
 
 use crate::{
-    McpClient, Notification,
+    McpClient,
     assert::{AssertNotifications, NotificationsAssert},
+    results::notification::Notification,
 };
 
 impl AssertNotifications for McpClient {

@@ -16,8 +16,10 @@ use serde_json::Value;
 
 use super::{McpClient, failure};
 use crate::{
-    Error, Progress, PromptResult, ResourceResult, Result, ToolResult,
+    error::{Error, Result},
+    results::mcp::{PromptResult, ResourceResult, ToolResult},
     results::notification::PROGRESS,
+    results::notification::Progress,
 };
 
 /// A result type a request can return.

@@ -12,7 +12,7 @@
 //! when the server's tools changed.
 
 use super::{handler::Harness, notifications::NotificationLog};
-use crate::Notification;
+use crate::results::notification::Notification;
 use rmcp::{
     RoleClient,
     model::{ClientNotification, JsonRpcMessage, ServerNotification},

@@ -3,7 +3,12 @@
 use std::time::Duration;
 
 use super::client::RestClient;
-use crate::{Credentials, DEFAULT_TIMEOUT, Error, Result, Secret};
+use crate::{
+    client::DEFAULT_TIMEOUT,
+    credentials::Credentials,
+    error::{Error, Result},
+    secret::Secret,
+};
 
 /// Configures a [`RestClient`]; made by [`McpAssured::rest`](crate::McpAssured::rest).
 #[derive(Debug, Clone, Default)]

@@ -7,7 +7,11 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::results::rest::{Execution, ExecutionContext, RestTool, RestToolList, excerpt};
-use crate::{Credentials, Error, Result, transport::describe_request_error};
+use crate::{
+    credentials::Credentials,
+    error::{Error, Result},
+    transport::describe_request_error,
+};
 
 /// The header that carries the REST protocol version, both ways.
 pub const VERSION_HEADER: &str = "X-MCP-Version";

@@ -34,7 +34,8 @@ pub use self::{
     outcome::{TestDetails, TestResult},
 };
 use crate::{
-    McpClient, Result,
+    client::McpClient,
+    error::Result,
     report::{Entry, Report},
 };
 

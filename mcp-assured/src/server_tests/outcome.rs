@@ -7,8 +7,9 @@ use serde_json::{Value, json};
 
 use super::{excerpt, metadata::TestTool};
 use crate::{
-    Error, ToolResult,
+    error::Error,
     report::{Entry, Status},
+    results::mcp::ToolResult,
 };
 
 /// The convention's `TestResult`, as a test tool returns it.
@@ -44,7 +45,7 @@ pub struct TestDetails {
 pub(super) fn entry(
     tool: TestTool,
     arguments: Value,
-    answer: crate::Result<ToolResult>,
+    answer: crate::error::Result<ToolResult>,
     elapsed: Duration,
 ) -> Entry {
     let problems = tool.metadata_problems.clone();
