@@ -341,9 +341,10 @@ fn redact_text(text: &str) -> String {
 /// # Ok(()) }
 /// ```
 ///
-/// The first argument is the [`McpClient`] (for the protocol version); the value is a
-/// [`ToolResult`], a list of tools, resources, templates or prompts, a [`ResourceResult`], a
-/// [`PromptResult`], [`ServerInfo`] or any `serde_json::Value` (see [`Snapshot`]).
+/// The first argument is the [`McpClient`](crate::McpClient) (for the protocol version); the
+/// value is a [`ToolResult`], a list of tools, resources, templates or prompts, a
+/// [`ResourceResult`], a [`PromptResult`], [`ServerInfo`] or any `serde_json::Value` (see
+/// [`Snapshot`]).
 ///
 /// Snapshots live in `snapshots/` next to the test. Review new or changed ones with
 /// `cargo insta review`; with `CI=true` a missing or changed snapshot fails and nothing is
