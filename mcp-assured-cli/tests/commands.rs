@@ -6,18 +6,16 @@ mod support;
 
 use std::process::{Command, Output};
 
-use mcp_assured::wiremock::{
-    Mock, MockServer, ResponseTemplate,
-    matchers::{method, path_regex},
+use mcp_assured::{
+    fixture::free_port,
+    wiremock::{
+        Mock, MockServer, ResponseTemplate,
+        matchers::{method, path_regex},
+    },
 };
+use mcp_assured_tests::{example_server_binary, peers::SELFTEST_SERVER};
 use serde_json::{Value, json};
-use support::example_server_binary;
 use weather_server::rest::RestOptions;
-
-const SELFTEST_SERVER: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../tests/peers/selftest_server.py"
-);
 
 fn mcp_assured(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mcp-assured"))
@@ -150,12 +148,7 @@ fn call_prints_the_result_and_exits_by_it() {
 
 #[test]
 fn an_unreachable_server_exits_2_with_the_reason() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let url = format!("http://127.0.0.1:{port}/mcp");
+    let url = format!("http://127.0.0.1:{}/mcp", free_port().unwrap());
     for command in ["check", "list"] {
         let output = mcp_assured(&[command, &url]);
         assert_eq!(output.status.code(), Some(2));

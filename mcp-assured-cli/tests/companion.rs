@@ -4,11 +4,12 @@
 
 mod support;
 
-use mcp_assured::{McpClient, assert_tool_snapshot, mcp_test};
+use mcp_assured::{McpClient, assert_tool_snapshot, fixture::free_port, mcp_test};
 use mcp_assured_cli::CompanionServer;
+use mcp_assured_tests::{ExampleHttp, example_server_binary};
 use serde_json::{Value, json};
 
-use support::{ExampleHttp, envelope, example_server_binary, fails, ok};
+use support::{envelope, fails, ok};
 
 /// Connects the companion to the example server over HTTP as `name`.
 async fn connect_http(client: &McpClient, example: &ExampleHttp) -> Value {
@@ -263,14 +264,11 @@ mod companion {
     #[mcp_test]
     async fn each_error_type_comes_from_what_happened(client: McpClient, example: &ExampleHttp) {
         // connection_failed: nothing listens there.
-        let closed = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap();
+        let closed = format!("http://127.0.0.1:{}/mcp", free_port().unwrap());
         let refused = fails(
             &client,
             "connect_to_server",
-            json!({"url": format!("http://{closed}/mcp")}),
+            json!({"url": closed}),
             "connection_failed",
         )
         .await;

@@ -8,31 +8,12 @@ mod support;
 use std::time::{Duration, Instant};
 
 use mcp_assured::{Error, code, model::Reference, model::ResourceContents, model::Root};
+use mcp_assured_tests::{eventually, for_each_transport};
 use serde_json::json;
-use support::{Transport, connect, connect_configured, connect_with, eventually};
-
-macro_rules! for_each_transport {
-    ($($feature:ident),* $(,)?) => {
-        mod in_process {
-            $( #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-               async fn $feature() { super::$feature(super::Transport::InProcess).await } )*
-        }
-        mod stdio {
-            $( #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-               async fn $feature() { super::$feature(super::Transport::Stdio).await } )*
-        }
-        mod streamable_http {
-            $( #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-               async fn $feature() { super::$feature(super::Transport::StreamableHttp).await } )*
-        }
-        mod sse {
-            $( #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-               async fn $feature() { super::$feature(super::Transport::Sse).await } )*
-        }
-    };
-}
+use support::{Transport, connect, connect_configured, connect_with};
 
 for_each_transport!(
+    in_process, stdio, streamable_http, sse =>
     reports_server_info,
     lists_every_tool_with_its_schema,
     echoes,

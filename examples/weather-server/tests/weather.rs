@@ -4,7 +4,7 @@
 
 use mcp_assured::{
     McpClient, assert_tool_snapshot, code,
-    fixture::{BoxError, Fixture, FixtureContext},
+    fixture::{BoxError, Fixture, FixtureContext, free_port},
     mcp_test,
     prelude::*,
     wiremock::{
@@ -201,10 +201,7 @@ struct DownApi(String);
 
 impl Fixture for DownApi {
     async fn setup(_ctx: &mut FixtureContext<'_>) -> Result<Self, BoxError> {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")?
-            .local_addr()?
-            .port();
-        Ok(Self(format!("http://127.0.0.1:{port}")))
+        Ok(Self(format!("http://127.0.0.1:{}", free_port()?)))
     }
 
     fn placeholder(&self) -> Option<String> {
