@@ -25,6 +25,13 @@ fn mcp_assured(args: &[&str]) -> Output {
         .expect("run mcp-assured")
 }
 
+/// `mcp-assured <args> -- <example-server>`: the command run against the example server
+/// over stdio.
+fn on_example(args: &[&str]) -> Output {
+    let example = example_server_binary();
+    mcp_assured(&[args, &["--", example.to_str().unwrap()]].concat())
+}
+
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
@@ -81,14 +88,11 @@ fn check_reports_every_test_and_check_and_fails_when_one_fails() {
 
 #[test]
 fn check_passes_on_the_example_server_and_speaks_json() {
-    let example = example_server_binary();
-    let output = mcp_assured(&[
+    let output = on_example(&[
         "check",
         "--json",
         "--tool-args",
         r#"weather={"city": "Paris"}"#,
-        "--",
-        example.to_str().unwrap(),
     ]);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
@@ -102,8 +106,7 @@ fn check_passes_on_the_example_server_and_speaks_json() {
 
 #[test]
 fn list_shows_what_the_server_offers() {
-    let example = example_server_binary();
-    let output = mcp_assured(&["list", "--", example.to_str().unwrap()]);
+    let output = on_example(&["list"]);
     let text = stdout(&output);
     assert!(output.status.success(), "{text}");
     assert!(
@@ -112,7 +115,7 @@ fn list_shows_what_the_server_offers() {
     );
     assert!(text.contains("\nprompts (2):\n"), "{text}");
     assert!(text.contains("  greet(name*, style)"), "{text}");
-    let json_output = mcp_assured(&["list", "--json", "--", example.to_str().unwrap()]);
+    let json_output = on_example(&["list", "--json"]);
     let listed: Value = serde_json::from_slice(&json_output.stdout).unwrap();
     assert_eq!(
         listed["resource_templates"][0]["uriTemplate"],
@@ -122,25 +125,14 @@ fn list_shows_what_the_server_offers() {
 
 #[test]
 fn call_prints_the_result_and_exits_by_it() {
-    let example = example_server_binary();
-    let example = example.to_str().unwrap();
-    let output = mcp_assured(&[
-        "call", "add", "--arg", "a=2", "--arg", "b=3.5", "--", example,
-    ]);
+    let output = on_example(&["call", "add", "--arg", "a=2", "--arg", "b=3.5"]);
     assert!(output.status.success(), "{}", stdout(&output));
     let result: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(result["structuredContent"], json!({"sum": 5.5}));
-    let output = mcp_assured(&[
-        "call",
-        "echo",
-        "--args-json",
-        r#"{"message": "hi"}"#,
-        "--",
-        example,
-    ]);
+    let output = on_example(&["call", "echo", "--args-json", r#"{"message": "hi"}"#]);
     let result: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(result["content"][0]["text"], json!("hi"));
-    let failed = mcp_assured(&["call", "fail", "--", example]);
+    let failed = on_example(&["call", "fail"]);
     assert_eq!(failed.status.code(), Some(1));
     let result: Value = serde_json::from_slice(&failed.stdout).unwrap();
     assert_eq!(result["isError"], json!(true));
