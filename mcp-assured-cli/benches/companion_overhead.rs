@@ -12,9 +12,6 @@
 //! The baseline is `target/release/example-server` as it is (the bench cannot build into
 //! the target directory `cargo bench` holds), hence the first command.
 
-#[path = "../tests/support/mod.rs"]
-mod support;
-
 use std::{
     error::Error,
     path::Path,
@@ -79,7 +76,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
     companion.close().await?;
 
     // The baseline for start-up and memory: an rmcp server over stdio, the example server.
-    let example = support::example_server_binary();
+    let example = mcp_assured_tests::example_server_binary();
     let (companion_starts, example_starts) = alternate(
         STARTS,
         || start(Path::new(COMPANION), &["serve"]),

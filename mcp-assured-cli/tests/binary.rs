@@ -9,10 +9,12 @@ use mcp_assured::{
     fixture::{BoxError, Fixture, FixtureContext, ServerProcess},
     mcp_test,
 };
-use mcp_assured_tests::{ServerProcess as PeerProcess, peers};
+use mcp_assured_tests::{
+    Transport, example_server_binary, peers, processes::assert_running, server,
+};
 use serde_json::json;
 
-use support::{assert_running, envelope, example_server_binary, fails, ok};
+use support::{envelope, fails, ok};
 
 /// server-everything over streamable HTTP on a port of its own; `{everything}` is its URL.
 #[derive(Debug)]
@@ -22,10 +24,10 @@ struct EverythingHttp {
 
 impl Fixture for EverythingHttp {
     async fn setup(ctx: &mut FixtureContext<'_>) -> Result<Self, BoxError> {
-        let server = PeerProcess::everything_streamable_http().await;
-        let url = server.endpoint_url();
+        let server = server::everything(Transport::StreamableHttp).await;
+        let url = server.url().expect("an HTTP server").to_owned();
         ctx.defer(async move {
-            server.shutdown().await;
+            server.stop().await;
         });
         Ok(Self { url })
     }

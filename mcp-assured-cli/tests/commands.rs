@@ -6,18 +6,16 @@ mod support;
 
 use std::process::{Command, Output};
 
-use mcp_assured::wiremock::{
-    Mock, MockServer, ResponseTemplate,
-    matchers::{method, path_regex},
+use mcp_assured::{
+    fixture::free_port,
+    wiremock::{
+        Mock, MockServer, ResponseTemplate,
+        matchers::{method, path_regex},
+    },
 };
+use mcp_assured_tests::{example_server_binary, peers::SELFTEST_SERVER};
 use serde_json::{Value, json};
-use support::example_server_binary;
 use weather_server::rest::RestOptions;
-
-const SELFTEST_SERVER: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../tests/peers/selftest_server.py"
-);
 
 fn mcp_assured(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mcp-assured"))
@@ -25,6 +23,13 @@ fn mcp_assured(args: &[&str]) -> Output {
         .env("NO_COLOR", "1")
         .output()
         .expect("run mcp-assured")
+}
+
+/// `mcp-assured <args> -- <example-server>`: the command run against the example server
+/// over stdio.
+fn on_example(args: &[&str]) -> Output {
+    let example = example_server_binary();
+    mcp_assured(&[args, &["--", example.to_str().unwrap()]].concat())
 }
 
 fn stdout(output: &Output) -> String {
@@ -83,14 +88,11 @@ fn check_reports_every_test_and_check_and_fails_when_one_fails() {
 
 #[test]
 fn check_passes_on_the_example_server_and_speaks_json() {
-    let example = example_server_binary();
-    let output = mcp_assured(&[
+    let output = on_example(&[
         "check",
         "--json",
         "--tool-args",
         r#"weather={"city": "Paris"}"#,
-        "--",
-        example.to_str().unwrap(),
     ]);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
@@ -104,8 +106,7 @@ fn check_passes_on_the_example_server_and_speaks_json() {
 
 #[test]
 fn list_shows_what_the_server_offers() {
-    let example = example_server_binary();
-    let output = mcp_assured(&["list", "--", example.to_str().unwrap()]);
+    let output = on_example(&["list"]);
     let text = stdout(&output);
     assert!(output.status.success(), "{text}");
     assert!(
@@ -114,7 +115,7 @@ fn list_shows_what_the_server_offers() {
     );
     assert!(text.contains("\nprompts (2):\n"), "{text}");
     assert!(text.contains("  greet(name*, style)"), "{text}");
-    let json_output = mcp_assured(&["list", "--json", "--", example.to_str().unwrap()]);
+    let json_output = on_example(&["list", "--json"]);
     let listed: Value = serde_json::from_slice(&json_output.stdout).unwrap();
     assert_eq!(
         listed["resource_templates"][0]["uriTemplate"],
@@ -124,25 +125,14 @@ fn list_shows_what_the_server_offers() {
 
 #[test]
 fn call_prints_the_result_and_exits_by_it() {
-    let example = example_server_binary();
-    let example = example.to_str().unwrap();
-    let output = mcp_assured(&[
-        "call", "add", "--arg", "a=2", "--arg", "b=3.5", "--", example,
-    ]);
+    let output = on_example(&["call", "add", "--arg", "a=2", "--arg", "b=3.5"]);
     assert!(output.status.success(), "{}", stdout(&output));
     let result: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(result["structuredContent"], json!({"sum": 5.5}));
-    let output = mcp_assured(&[
-        "call",
-        "echo",
-        "--args-json",
-        r#"{"message": "hi"}"#,
-        "--",
-        example,
-    ]);
+    let output = on_example(&["call", "echo", "--args-json", r#"{"message": "hi"}"#]);
     let result: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(result["content"][0]["text"], json!("hi"));
-    let failed = mcp_assured(&["call", "fail", "--", example]);
+    let failed = on_example(&["call", "fail"]);
     assert_eq!(failed.status.code(), Some(1));
     let result: Value = serde_json::from_slice(&failed.stdout).unwrap();
     assert_eq!(result["isError"], json!(true));
@@ -150,12 +140,7 @@ fn call_prints_the_result_and_exits_by_it() {
 
 #[test]
 fn an_unreachable_server_exits_2_with_the_reason() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let url = format!("http://127.0.0.1:{port}/mcp");
+    let url = format!("http://127.0.0.1:{}/mcp", free_port().unwrap());
     for command in ["check", "list"] {
         let output = mcp_assured(&[command, &url]);
         assert_eq!(output.status.code(), Some(2));

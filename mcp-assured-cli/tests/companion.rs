@@ -4,11 +4,12 @@
 
 mod support;
 
-use mcp_assured::{McpClient, assert_tool_snapshot, mcp_test};
+use mcp_assured::{McpClient, assert_tool_snapshot, fixture::free_port, mcp_test};
 use mcp_assured_cli::CompanionServer;
+use mcp_assured_tests::{ExampleHttp, example_server_binary, peers::SELFTEST_SERVER};
 use serde_json::{Value, json};
 
-use support::{ExampleHttp, envelope, example_server_binary, fails, ok};
+use support::{envelope, fails, ok};
 
 /// Connects the companion to the example server over HTTP as `name`.
 async fn connect_http(client: &McpClient, example: &ExampleHttp) -> Value {
@@ -23,6 +24,19 @@ async fn connect_stdio(client: &McpClient, name: &str) -> Value {
         json!({"command": example_server_binary(), "name": name}),
     )
     .await
+}
+
+/// Connects the companion to the selftest server (`python3 selftest_server.py <args>`) over
+/// stdio, as `name` or as the default connection.
+async fn connect_selftest(client: &McpClient, args: &[&str], name: Option<&str>) -> Value {
+    let args: Vec<&str> = std::iter::once(SELFTEST_SERVER)
+        .chain(args.iter().copied())
+        .collect();
+    let mut target = json!({"command": "python3", "args": args});
+    if let Some(name) = name {
+        target["name"] = json!(name);
+    }
+    ok(client, "connect_to_server", target).await
 }
 
 fn is_iso_timestamp(value: &Value) -> bool {
@@ -296,14 +310,11 @@ mod companion {
     #[mcp_test]
     async fn each_error_type_comes_from_what_happened(client: McpClient, example: &ExampleHttp) {
         // connection_failed: nothing listens there.
-        let closed = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap();
+        let closed = format!("http://127.0.0.1:{}/mcp", free_port().unwrap());
         let refused = fails(
             &client,
             "connect_to_server",
-            json!({"url": format!("http://{closed}/mcp")}),
+            json!({"url": closed}),
             "connection_failed",
         )
         .await;
@@ -445,16 +456,7 @@ mod companion {
 
     #[mcp_test]
     async fn runs_the_servers_own_tests(client: McpClient) {
-        let script = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../tests/peers/selftest_server.py"
-        );
-        ok(
-            &client,
-            "connect_to_server",
-            json!({"command": "python3", "args": [script]}),
-        )
-        .await;
+        connect_selftest(&client, &[], None).await;
         let run = ok(&client, "run_server_tests", json!({})).await;
         assert_eq!(
             run["summary"],
@@ -491,16 +493,7 @@ mod companion {
         assert_eq!(checked["summary"]["failed"], json!(0), "{checked}");
         assert_eq!(checked["summary"]["skipped"], json!(0), "{checked}");
         assert_eq!(checked["checks"][0]["name"], json!("initialize"));
-        let script = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../tests/peers/selftest_server.py"
-        );
-        ok(
-            &client,
-            "connect_to_server",
-            json!({"command": "python3", "args": [script, "--broken"], "name": "broken"}),
-        )
-        .await;
+        connect_selftest(&client, &["--broken"], Some("broken")).await;
         let broken = ok(&client, "check_server", json!({"connection": "broken"})).await;
         assert_eq!(broken["summary"]["all_passed"], json!(false));
         let unknown_tool = broken["checks"]

@@ -17,7 +17,11 @@ use tokio::{
     task::JoinSet,
 };
 
-use support::{ExampleHttp, assert_running, children_of, example_server_binary, ok};
+use mcp_assured_tests::{
+    ExampleHttp, eventually, example_server_binary,
+    processes::{assert_running, children_of},
+};
+use support::ok;
 
 /// A small deterministic generator (xorshift64*), so a failure reproduces from its seed.
 struct Generator(u64);
@@ -328,15 +332,15 @@ async fn reconnect_loops_leave_nothing_behind(
 /// Waits (10 s at most) until `parent` has no more than `at_most` child processes, zombies
 /// counted (a child not yet reaped keeps its parent).
 async fn await_children(parent: u32, at_most: usize) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while children_of(parent).len() > at_most {
-        assert!(
-            Instant::now() < deadline,
-            "expected at most {at_most} servers still started by the companion, found {:?}",
-            children_of(parent)
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    let at_most_left = eventually(Duration::from_secs(10), || async {
+        children_of(parent).len() <= at_most
+    })
+    .await;
+    assert!(
+        at_most_left,
+        "expected at most {at_most} servers still started by the companion, found {:?}",
+        children_of(parent)
+    );
 }
 
 #[mcp_test(server = bin("mcp-assured"), args("serve"), timeout = "120s")]

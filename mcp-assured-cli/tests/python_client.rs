@@ -1,12 +1,8 @@
 //! The binary driven by another MCP client implementation: the official Python SDK's
 //! (`tests/python_client.py`), over stdio, testing our example server.
 
-mod support;
-
-use mcp_assured_tests::peers;
+use mcp_assured_tests::{example_server_binary, peers};
 use serde_json::{Value, json};
-
-use support::example_server_binary;
 
 #[test]
 fn the_python_sdk_client_drives_the_binary() {

@@ -12,6 +12,7 @@ use axum::{
 };
 use mcp_assured::{
     Error, McpAssured,
+    fixture::free_port,
     prelude::*,
     rest::{ErrorCode, ExecutionContext, Priority, RestClient},
     wiremock::{
@@ -209,9 +210,7 @@ async fn non_envelope_answers_are_typed_errors() {
 
 #[tokio::test]
 async fn nothing_listening_is_a_connect_error() {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    drop(listener);
+    let base = format!("http://127.0.0.1:{}", free_port().unwrap());
     let rest = McpAssured::rest().base_uri(&base).build().unwrap();
     let error = rest.list_tools().await.unwrap_err();
     assert!(

@@ -1,17 +1,21 @@
-//! A client connected to a fresh third-party peer over a chosen transport, and the macro that
-//! runs one test function per transport.
+//! A client connected to a server over a chosen [`Transport`], and the macro that runs one
+//! test function per transport: for the peers here ([`everything`], [`python`]), and for any
+//! suite that connects its own server ([`Connected`] over the server it keeps alive).
 
 use std::time::Duration;
 
-use mcp_assured::{ClientBuilder, McpAssured, McpClient};
-use tokio::process::Command;
+#[allow(deprecated)] // sampling is SEP-2577-deprecated, and tested
+use mcp_assured::model::{CreateMessageRequestParams, CreateMessageResult, SamplingMessage};
+use mcp_assured::{ClientBuilder, McpAssured, McpClient, fixture::ServerProcess};
 
-use crate::{ServerProcess, peers};
+use crate::{peers, server};
 
-/// How a test reaches the peer.
+/// How a test reaches the server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Transport {
-    /// The peer as a child process on stdin/stdout.
+    /// An rmcp server running in the test's process.
+    InProcess,
+    /// The server as a child process on stdin/stdout.
     Stdio,
     /// Streamable HTTP (`/mcp`).
     StreamableHttp,
@@ -19,17 +23,18 @@ pub enum Transport {
     Sse,
 }
 
-/// A connected client and the HTTP server process it talks to, which lives as long as this
-/// value; derefs to the client.
+/// A connected client and the server it talks to, which lives as long as this value (by
+/// default an HTTP server process; stdio children belong to the client); derefs to the
+/// client.
 #[derive(Debug)]
-pub struct Connected {
+pub struct Connected<S = ServerProcess> {
     /// The client.
     pub client: McpClient,
-    /// The server process for the HTTP transports (stdio children belong to the client).
-    pub server: Option<ServerProcess>,
+    /// What keeps the server running, if the client does not.
+    pub server: Option<S>,
 }
 
-impl std::ops::Deref for Connected {
+impl<S> std::ops::Deref for Connected<S> {
     type Target = McpClient;
     fn deref(&self) -> &McpClient {
         &self.client
@@ -40,98 +45,93 @@ impl std::ops::Deref for Connected {
 const TIMEOUT: Duration = Duration::from_secs(20);
 
 /// server-everything over `transport`, with a client set up by `configure`.
+///
+/// # Panics
+///
+/// In process (server-everything runs only as a process), or if it cannot be installed,
+/// started or connected to.
 pub async fn everything(
     transport: Transport,
     configure: impl FnOnce(ClientBuilder) -> ClientBuilder,
 ) -> Connected {
-    let (builder, server) = match transport {
-        Transport::Stdio => (
-            McpAssured::client()
-                .command(peers::node())
-                .arg(peers::server_everything())
-                .arg("stdio"),
-            None,
-        ),
-        Transport::StreamableHttp => {
-            let server = ServerProcess::everything_streamable_http().await;
-            (
-                McpAssured::client().base_uri(server.endpoint_url()),
-                Some(server),
-            )
-        }
-        Transport::Sse => {
-            let server = ServerProcess::everything_sse().await;
-            (
-                McpAssured::client().base_uri(server.endpoint_url()),
-                Some(server),
-            )
-        }
+    let stdio = || {
+        McpAssured::client()
+            .command(peers::node())
+            .arg(peers::server_everything())
+            .arg("stdio")
     };
-    finish(
-        "server-everything",
-        transport,
-        configure(builder.timeout(TIMEOUT)),
-        server,
-    )
-    .await
+    let server = match transport {
+        Transport::InProcess | Transport::Stdio => None,
+        http => Some(server::everything(http).await),
+    };
+    connect("server-everything", transport, stdio, server, configure).await
 }
 
 /// The Python SDK server over `transport`.
+///
+/// # Panics
+///
+/// In process, or if it cannot be installed, started or connected to.
 pub async fn python(transport: Transport) -> Connected {
-    let (builder, server) = match transport {
-        Transport::Stdio => (
-            McpAssured::client()
-                .command(peers::python())
-                .arg(peers::python_server_script()),
-            None,
-        ),
-        Transport::StreamableHttp => {
-            let server = ServerProcess::python_streamable_http().await;
-            (
-                McpAssured::client().base_uri(server.endpoint_url()),
-                Some(server),
-            )
-        }
-        Transport::Sse => {
-            let server = ServerProcess::start("python server (sse)", "/sse", |port| {
-                let mut command = Command::new(peers::python());
-                command.arg(peers::python_server_script()).args([
-                    "--transport",
-                    "sse",
-                    "--port",
-                    &port.to_string(),
-                ]);
-                command
-            })
-            .await;
-            (
-                McpAssured::client().base_uri(server.endpoint_url()),
-                Some(server),
-            )
-        }
+    let stdio = || {
+        McpAssured::client()
+            .command(peers::python())
+            .arg(peers::python_server_script())
     };
-    finish(
-        "the Python server",
-        transport,
-        builder.timeout(TIMEOUT),
-        server,
-    )
+    let server = match transport {
+        Transport::InProcess | Transport::Stdio => None,
+        http => Some(server::python(http).await),
+    };
+    connect("the Python server", transport, stdio, server, |builder| {
+        builder
+    })
     .await
 }
 
-async fn finish(
+/// Connects to `peer`: to `server` if it runs one over HTTP, else through the stdio client
+/// `stdio` makes.
+async fn connect(
     peer: &str,
     transport: Transport,
-    builder: ClientBuilder,
+    stdio: impl FnOnce() -> ClientBuilder,
     server: Option<ServerProcess>,
+    configure: impl FnOnce(ClientBuilder) -> ClientBuilder,
 ) -> Connected {
-    match builder.build().await {
+    assert!(
+        transport != Transport::InProcess,
+        "{peer} runs only as a process, not in the test's"
+    );
+    let builder = match &server {
+        Some(server) => McpAssured::client().base_uri(server.url().expect("an HTTP server")),
+        None => stdio(),
+    };
+    match configure(builder.timeout(TIMEOUT)).build().await {
         Ok(client) => Connected { client, server },
         Err(error) => panic!(
             "connecting to {peer} over {transport:?} failed: {error}\n{}",
-            server.as_ref().map(|s| s.output_tail()).unwrap_or_default()
+            server.as_ref().map(server::output).unwrap_or_default()
         ),
     }
+}
+
+/// A sampling answer from `test-model` whose text is `reply(asked)`, `asked` being the text
+/// the request asks about (the first text block of its first message, or "").
+#[allow(deprecated)] // sampling is SEP-2577-deprecated, and tested
+pub fn sampled(
+    request: &CreateMessageRequestParams,
+    reply: impl FnOnce(&str) -> String,
+) -> CreateMessageResult {
+    let asked = request
+        .messages
+        .first()
+        .and_then(|message| message.content.first())
+        .and_then(|content| content.as_text())
+        .map(|text| text.text.as_str())
+        .unwrap_or_default();
+    CreateMessageResult::new(
+        SamplingMessage::assistant_text(reply(asked)),
+        "test-model".into(),
+    )
 }
 
 /// server-everything's tool names, once it has registered the tools it adds when a session
@@ -160,23 +160,40 @@ pub async fn everything_tool_names(client: &McpClient, expected: usize) -> Vec<S
     }
 }
 
-/// Generates `mod stdio`, `mod streamable_http` and `mod sse`, each with one
-/// `#[tokio::test]` per feature function (`async fn feature(transport: Transport)`), so the
-/// report reads `sse::calls_echo`.
+/// One module per transport named (`in_process`, `stdio`, `streamable_http`, `sse`), each
+/// with one `#[tokio::test]` per feature function (`async fn feature(transport: Transport)`),
+/// so the report reads `sse::calls_echo`:
+///
+/// ```
+/// use mcp_assured_tests::{Transport, connect, for_each_transport};
+///
+/// async fn calls_echo(transport: Transport) {
+///     let client = connect::everything(transport, |builder| builder).await;
+///     client.call_tool("echo", serde_json::json!({"message": "hi"})).await.unwrap();
+/// }
+///
+/// // `stdio::calls_echo` and `sse::calls_echo`.
+/// for_each_transport!(stdio, sse => calls_echo);
+/// # fn main() {}
+/// ```
 #[macro_export]
 macro_rules! for_each_transport {
-    ($($feature:ident),* $(,)?) => {
-        mod stdio {
+    ($($transport:ident),+ => $($feature:ident),* $(,)?) => {
+        $crate::for_each_transport!(@each [$($transport)+] [$($feature)*]);
+    };
+    (@each [$($transport:ident)+] $features:tt) => {
+        $( $crate::for_each_transport!(@module $transport $features); )+
+    };
+    (@module $transport:ident [$($feature:ident)*]) => {
+        mod $transport {
             $( #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-               async fn $feature() { super::$feature($crate::Transport::Stdio).await } )*
-        }
-        mod streamable_http {
-            $( #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-               async fn $feature() { super::$feature($crate::Transport::StreamableHttp).await } )*
-        }
-        mod sse {
-            $( #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-               async fn $feature() { super::$feature($crate::Transport::Sse).await } )*
+               async fn $feature() {
+                   super::$feature($crate::for_each_transport!(@variant $transport)).await
+               } )*
         }
     };
+    (@variant in_process) => { $crate::Transport::InProcess };
+    (@variant stdio) => { $crate::Transport::Stdio };
+    (@variant streamable_http) => { $crate::Transport::StreamableHttp };
+    (@variant sse) => { $crate::Transport::Sse };
 }

@@ -1,32 +1,46 @@
-//! Support code for mcp-assured's integration tests (`tests/tests/*.rs`), which run against real
-//! MCP servers nobody on the team wrote.
+//! Support code for mcp-assured's tests: the integration tests of this package
+//! (`tests/tests/*.rs`), which run against real MCP servers nobody on the team wrote, and the
+//! test suites of the other packages (a dev-dependency), so that each helper exists once.
 //!
 //! - [`peers`]: the pinned third-party servers, installed into `target/peers/` on first use:
 //!   [`peers::server_everything`] (run with [`peers::node`]) and the Python SDK server
 //!   [`peers::python_server_script`] (run with [`peers::python`]). What they serve, exactly, is in
 //!   `tests/peers/SERVER-EVERYTHING.md` and `tests/peers/PYTHON-SERVER.md`.
-//! - [`ServerProcess`]: one of them (or any server) running on a free loopback port, with its
-//!   output captured and its process group killed on drop.
+//! - [`server`]: one of them (or any server) over HTTP on a free loopback port, started with
+//!   mcp-assured's own [`ServerProcess`](mcp_assured::fixture::ServerProcess).
+//! - [`connect`]: a client connected to a peer over a [`Transport`], and
+//!   [`for_each_transport!`] to run a test function once per transport.
+//! - [`processes`]: whether a process still runs or was reaped, by pid; [`eventually`] to
+//!   wait for it.
+//! - The example server as a target: in process over HTTP ([`ExampleHttp`], a fixture), or
+//!   its binary ([`example_server_binary`]).
+//! - [`faults`]: the misbehaving server of the fault-injection suite.
 //!
 //! ```no_run
-//! use mcp_assured_tests::{ServerProcess, peers};
-//! use tokio::process::Command;
+//! use mcp_assured::McpAssured;
+//! use mcp_assured_tests::{Transport, peers, server};
 //!
 //! # async fn example() {
 //! // Over HTTP: the server runs until `server` is dropped.
-//! let server = ServerProcess::everything_streamable_http().await;
-//! let url = server.endpoint_url(); // http://127.0.0.1:<port>/mcp
+//! let server = server::everything(Transport::StreamableHttp).await;
+//! let url = server.url().unwrap(); // http://127.0.0.1:<port>/mcp
 //!
-//! // Over stdio: spawn the peer yourself (the client under test usually does).
-//! let mut command = Command::new(peers::node());
-//! command.arg(peers::server_everything()).arg("stdio");
+//! // Over stdio: the client starts the peer.
+//! let client = McpAssured::client()
+//!     .command(peers::node())
+//!     .arg(peers::server_everything())
+//!     .arg("stdio");
 //! # }
 //! ```
 
 pub mod connect;
+mod example_server;
 pub mod faults;
 pub mod peers;
-mod process;
+mod poll;
+pub mod processes;
+pub mod server;
 
 pub use connect::{Connected, Transport};
-pub use process::{STARTUP_TIMEOUT, ServerProcess, free_loopback_port};
+pub use example_server::{ExampleHttp, example_server_binary};
+pub use poll::eventually;

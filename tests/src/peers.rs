@@ -38,8 +38,7 @@ use sha2::{Digest, Sha256};
 /// Path of server-everything's entry point, `.../dist/index.js`, installing it first if needed.
 ///
 /// Run it as `node <path> stdio|sse|streamableHttp` (HTTP modes listen on `PORT`); or start it
-/// with [`ServerProcess::everything_streamable_http`](crate::ServerProcess::everything_streamable_http)
-/// and [`ServerProcess::everything_sse`](crate::ServerProcess::everything_sse).
+/// over HTTP with [`server::everything`](crate::server::everything).
 ///
 /// # Panics
 ///
@@ -66,6 +65,10 @@ pub fn python() -> PathBuf {
 pub fn python_server_script() -> PathBuf {
     sources_dir().join("python_server.py")
 }
+
+/// Path of `tests/peers/selftest_server.py`, a server with passing, failing, skipped and
+/// malformed `mcp.test.*` tools, over stdio: run it with `python3` (it needs no SDK).
+pub const SELFTEST_SERVER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/peers/selftest_server.py");
 
 /// The `node` binary found on `PATH` (Node.js 20 or later).
 ///

@@ -4,7 +4,11 @@
 
 use std::time::Duration;
 
-use mcp_assured_tests::{ServerProcess, peers};
+use mcp_assured::{
+    Error,
+    fixture::{ServerCommand, ServerProcess},
+};
+use mcp_assured_tests::{Transport, eventually, peers, processes, server};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _, BufReader};
 use tokio::net::TcpStream;
@@ -102,10 +106,10 @@ async fn post_initialize(server: &ServerProcess) -> String {
         "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n\
          Accept: application/json, text/event-stream\r\nContent-Length: {len}\r\n\
          Connection: close\r\n\r\n{body}",
-        port = server.port(),
+        port = server.port().unwrap(),
         len = body.len(),
     );
-    let mut stream = TcpStream::connect(("127.0.0.1", server.port()))
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port().unwrap()))
         .await
         .unwrap();
     stream.write_all(request.as_bytes()).await.unwrap();
@@ -126,10 +130,10 @@ async fn post_initialize(server: &ServerProcess) -> String {
 
 #[tokio::test]
 async fn server_everything_serves_streamable_http_on_a_free_port() {
-    let server = ServerProcess::everything_streamable_http().await;
+    let server = server::everything(Transport::StreamableHttp).await;
     assert_eq!(
-        server.endpoint_url(),
-        format!("http://127.0.0.1:{}/mcp", server.port())
+        server.url().unwrap(),
+        format!("http://127.0.0.1:{}/mcp", server.port().unwrap())
     );
 
     let response = post_initialize(&server).await;
@@ -143,13 +147,14 @@ async fn server_everything_serves_streamable_http_on_a_free_port() {
         "{response}"
     );
 
-    let output = server.shutdown().await;
-    assert!(output.contains("Received MCP POST request"), "{output}");
+    server.stop().await;
+    let stdout = server.stdout_tail().unwrap_or_default();
+    assert!(stdout.contains("Received MCP POST request"), "{stdout}");
 }
 
 #[tokio::test]
 async fn python_server_serves_streamable_http_on_a_free_port() {
-    let server = ServerProcess::python_streamable_http().await;
+    let server = server::python(Transport::StreamableHttp).await;
     let response = post_initialize(&server).await;
     assert!(response.starts_with("HTTP/1.1 200"), "{response}");
     assert!(
@@ -160,16 +165,13 @@ async fn python_server_serves_streamable_http_on_a_free_port() {
 
 #[tokio::test]
 async fn server_everything_sse_announces_its_message_endpoint() {
-    let server = ServerProcess::everything_sse().await;
-    assert!(server.endpoint_url().ends_with("/sse"));
+    let server = server::everything(Transport::Sse).await;
+    assert!(server.url().unwrap().ends_with("/sse"));
 
-    let mut stream = TcpStream::connect(("127.0.0.1", server.port()))
-        .await
-        .unwrap();
-    let request = format!(
-        "GET /sse HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAccept: text/event-stream\r\n\r\n",
-        server.port()
-    );
+    let port = server.port().unwrap();
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    let request =
+        format!("GET /sse HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n\r\n");
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut lines = BufReader::new(stream).lines();
     let endpoint = tokio::time::timeout(TIMEOUT, async {
@@ -185,72 +187,67 @@ async fn server_everything_sse_announces_its_message_endpoint() {
     assert!(
         endpoint.starts_with("/message?sessionId="),
         "{endpoint}\n{}",
-        server.output_tail()
+        server::output(&server)
     );
 }
 
 #[tokio::test]
 async fn a_dropped_server_leaves_no_process_behind() {
-    let port = mcp_assured_tests::free_loopback_port();
-    let mut command = Command::new("sh");
     // A process group of two: a background `sleep` that must die with it, and the listener.
-    command.args([
+    let command = ServerCommand::new("sh").args([
         "-c",
         &format!(
             "sleep 300 & echo \"sleeper $!\"; exec {} -c 'import socket,time; s=socket.socket(); \
-             s.bind((\"127.0.0.1\",{port})); s.listen(); time.sleep(300)'",
+             s.bind((\"127.0.0.1\",{{port}})); s.listen(); time.sleep(300)'",
             peers::python().display()
         ),
     ]);
-    let mut server = ServerProcess::spawn("listener", command);
-    server.wait_for_port(port, TIMEOUT).await;
+    let server = server::start(&command, "/").await;
+    let port = server.port().unwrap();
     let leader = server.pid().expect("running");
     let sleeper: u32 = server
-        .output_tail()
-        .split_once("stdout| sleeper ")
+        .stdout_tail()
+        .unwrap_or_default()
+        .split_once("sleeper ")
         .and_then(|(_, rest)| rest.lines().next()?.parse().ok())
         .expect("the shell printed the sleeper's pid");
     drop(server);
 
     // The leader is reaped by the drop: gone, not a zombie.
+    let state = processes::state;
     assert!(state(leader).is_none(), "leader: {:?}", state(leader));
     // The sleeper got SIGKILL too; its reaper is whichever process inherited it.
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
-    while state(sleeper).is_some_and(|s| s != 'Z') {
-        assert!(tokio::time::Instant::now() < deadline, "sleeper still runs");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    let killed = eventually(Duration::from_secs(5), || async {
+        state(sleeper).is_none_or(|s| s == 'Z')
+    })
+    .await;
+    assert!(killed, "sleeper still runs");
     assert!(TcpStream::connect(("127.0.0.1", port)).await.is_err());
-}
-
-/// The state letter of `/proc/<pid>/stat` (`R`, `S`, `Z`, ...), `None` if there is no such
-/// process.
-fn state(pid: u32) -> Option<char> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    stat.rsplit_once(") ")?.1.chars().next()
 }
 
 #[tokio::test]
 async fn a_server_that_dies_is_reported_with_its_output() {
-    let failure = tokio::spawn(async {
-        let mut command = Command::new("sh");
-        command.args(["-c", "echo 'cannot start: no config' >&2; exit 3"]);
-        let mut server = ServerProcess::spawn("broken server", command);
-        server
-            .wait_for_port(mcp_assured_tests::free_loopback_port(), TIMEOUT)
-            .await;
-    })
-    .await
-    .expect_err("wait_for_port panics");
-    let panic = failure.into_panic();
-    let message = panic.downcast_ref::<String>().expect("a formatted message");
+    let command =
+        ServerCommand::new("sh").args(["-c", "echo 'cannot start: no config' >&2; exit 3"]);
+    let error = ServerProcess::start_http(&command, "/")
+        .await
+        .expect_err("the start fails");
+    let Error::Startup {
+        command,
+        reason,
+        stderr_tail,
+    } = &error
+    else {
+        panic!("expected a startup error, got {error:?}");
+    };
     assert!(
-        message.starts_with("broken server exited (exit status: 3) before accepting connections"),
-        "{message}"
+        reason.starts_with("the server exited (exit status: 3) before listening"),
+        "{error:?}"
     );
-    assert!(message.contains("\ncommand: sh -c "), "{message}");
-    assert!(
-        message.contains("\nstderr| cannot start: no config\n"),
-        "{message}"
+    assert!(command.starts_with("sh -c "), "{error:?}");
+    assert_eq!(
+        stderr_tail.as_deref(),
+        Some("cannot start: no config"),
+        "{error:?}"
     );
 }

@@ -14,6 +14,7 @@ async fn connect(transport: Transport) -> Connected {
 }
 
 for_each_transport!(
+    stdio, streamable_http, sse =>
     reports_server_info,
     lists_tools_with_output_schemas,
     calls_tools_with_structured_output,

@@ -6,6 +6,7 @@ use mcp_assured_tests::{Transport, connect, for_each_transport};
 use serde_json::json;
 
 for_each_transport!(
+    stdio, streamable_http, sse =>
     list_tools_json_keeps_unmodelled_fields,
     request_raw_returns_the_result_as_sent,
 );

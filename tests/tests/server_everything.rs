@@ -9,9 +9,8 @@ use std::collections::HashMap;
 use mcp_assured::{
     Error, LogMessage, McpClient, Notification, ServerRequest, code,
     model::{
-        ArgumentInfo, CompleteRequestParams, CompletionContext, ContentBlock, CreateMessageResult,
-        ElicitResult, ElicitationAction, LoggingLevel, Reference, ResourceContents, Role, Root,
-        SamplingMessage, Tool,
+        ArgumentInfo, CompleteRequestParams, CompletionContext, ContentBlock, ElicitResult,
+        ElicitationAction, LoggingLevel, Reference, ResourceContents, Role, Root, Tool,
     },
     prelude::*,
 };
@@ -19,6 +18,7 @@ use mcp_assured_tests::{Connected, Transport, connect, for_each_transport, peers
 use serde_json::{Value, json};
 
 for_each_transport!(
+    stdio, streamable_http, sse =>
     reports_server_info,
     negotiates_an_older_protocol_version,
     lists_the_always_present_tools,
@@ -57,19 +57,7 @@ async fn connect(transport: Transport) -> Connected {
 async fn connect_answering(transport: Transport) -> Connected {
     connect::everything(transport, |builder| {
         builder
-            .on_sampling(|request| {
-                let asked = request
-                    .messages
-                    .first()
-                    .and_then(|m| m.content.first())
-                    .and_then(|c| c.as_text())
-                    .map(|t| t.text.clone())
-                    .unwrap_or_default();
-                CreateMessageResult::new(
-                    SamplingMessage::assistant_text(format!("sampled <{asked}>")),
-                    "test-model".into(),
-                )
-            })
+            .on_sampling(|request| connect::sampled(request, |asked| format!("sampled <{asked}>")))
             .on_elicitation(|_| {
                 ElicitResult::new(ElicitationAction::Accept)
                     .with_content(json!({"name": "Ada", "check": true, "integer": 7}))

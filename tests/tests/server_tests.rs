@@ -7,9 +7,8 @@ use std::time::Duration;
 use mcp_assured::{
     McpClient, checks::CheckOptions, mcp_test, report::Status, server_tests::is_test_tool,
 };
+use mcp_assured_tests::peers::SELFTEST_SERVER;
 use serde_json::json;
-
-const SELFTEST_SERVER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/peers/selftest_server.py");
 
 #[mcp_test(server = command("python3", SELFTEST_SERVER), timeout = "30s")]
 mod selftest_server {

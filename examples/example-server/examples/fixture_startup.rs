@@ -182,9 +182,7 @@ fn raw_http(me: &Path) -> BoxResult<Duration> {
     let start = Instant::now();
     let runtime = runtime()?;
     runtime.block_on(async {
-        let port = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?
-            .local_addr()?
-            .port();
+        let port = mcp_assured::fixture::free_port()?;
         let mut child = tokio::process::Command::new(me)
             .args(["--serve-http", &port.to_string()])
             .stdin(Stdio::null())

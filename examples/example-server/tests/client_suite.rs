@@ -8,31 +8,12 @@ mod support;
 use std::time::{Duration, Instant};
 
 use mcp_assured::{Error, code, model::Reference, model::ResourceContents, model::Root};
+use mcp_assured_tests::{eventually, for_each_transport};
 use serde_json::json;
-use support::{Transport, connect, connect_configured, connect_with, eventually};
-
-macro_rules! for_each_transport {
-    ($($feature:ident),* $(,)?) => {
-        mod in_process {
-            $( #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-               async fn $feature() { super::$feature(super::Transport::InProcess).await } )*
-        }
-        mod stdio {
-            $( #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-               async fn $feature() { super::$feature(super::Transport::Stdio).await } )*
-        }
-        mod streamable_http {
-            $( #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-               async fn $feature() { super::$feature(super::Transport::StreamableHttp).await } )*
-        }
-        mod sse {
-            $( #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-               async fn $feature() { super::$feature(super::Transport::Sse).await } )*
-        }
-    };
-}
+use support::{Transport, connect, connect_configured, connect_with};
 
 for_each_transport!(
+    in_process, stdio, streamable_http, sse =>
     reports_server_info,
     lists_every_tool_with_its_schema,
     echoes,
@@ -466,8 +447,7 @@ async fn checks_arguments_against_the_listed_tools(transport: Transport) {
 /// Stops the stdio server under the client, so that any request fails from now on.
 fn kill_server(client: &mcp_assured::McpClient) {
     let pid = client.process_id().expect("a stdio client knows its child");
-    let pid = nix::unistd::Pid::from_raw(i32::try_from(pid).unwrap());
-    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL).unwrap();
+    mcp_assured_tests::processes::kill_hard(pid);
 }
 
 #[tokio::test]

@@ -6,23 +6,19 @@ mod support;
 use std::time::{Duration, Instant};
 
 use axum::{Router, http::StatusCode, routing::any};
-use mcp_assured::{Error, McpAssured};
+use mcp_assured::{Error, McpAssured, fixture::free_port};
 use mcp_assured_examples::HttpOptions;
+use mcp_assured_tests::{eventually, processes::exists as process_exists};
 use serde_json::json;
-use support::{EXAMPLE_SERVER, HttpServer, Transport, eventually, unused_port};
+use support::{EXAMPLE_SERVER, HttpServer, Transport};
 
 const SHORT: Duration = Duration::from_millis(500);
-
-fn process_exists(pid: u32) -> bool {
-    let pid = nix::unistd::Pid::from_raw(i32::try_from(pid).unwrap());
-    nix::sys::signal::kill(pid, None).is_ok()
-}
 
 #[tokio::test]
 async fn a_wrong_port_is_a_fast_connect_error() {
     for url in [
-        format!("http://127.0.0.1:{}", unused_port()),
-        format!("http://127.0.0.1:{}/sse", unused_port()),
+        format!("http://127.0.0.1:{}", free_port().unwrap()),
+        format!("http://127.0.0.1:{}/sse", free_port().unwrap()),
     ] {
         let started = Instant::now();
         let error = McpAssured::client()

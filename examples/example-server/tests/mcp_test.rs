@@ -14,7 +14,8 @@ use mcp_assured::{
         matchers::{method, path},
     },
 };
-use mcp_assured_examples::{ExampleServer, HttpOptions, serve::serve_streamable_http};
+use mcp_assured_examples::ExampleServer;
+use mcp_assured_tests::{ExampleHttp, processes::assert_reaped};
 use serde_json::json;
 
 /// Runs against the example server four ways: in this process, and as a child process over
@@ -78,37 +79,13 @@ async fn may_return_a_result(client: McpClient) -> mcp_assured::Result<()> {
     Ok(())
 }
 
-/// An rmcp server on a port of this test's runtime: a user fixture whose placeholder is its
-/// base URL.
-#[derive(Debug)]
-struct HttpExample {
-    base_url: String,
-}
-
-impl Fixture for HttpExample {
-    async fn setup(ctx: &mut FixtureContext<'_>) -> Result<Self, BoxError> {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-        let base_url = format!("http://{}", listener.local_addr()?);
-        let task = tokio::spawn(serve_streamable_http(listener, HttpOptions::default()));
-        ctx.defer(async move { task.abort() });
-        Ok(Self { base_url })
-    }
-
-    fn placeholder(&self) -> Option<String> {
-        Some(self.base_url.clone())
-    }
-}
-
-#[mcp_test(server = url(format!("{}/mcp", running.base_url)))]
+#[mcp_test(server = url(running.url.clone()))]
 async fn reaches_a_running_server_by_url(
     client: McpClient,
-    running: &HttpExample,
+    running: &ExampleHttp,
     server: &ServerProcess,
 ) {
-    assert_eq!(
-        server.url(),
-        Some(format!("{}/mcp", running.base_url).as_str())
-    );
+    assert_eq!(server.url(), Some(running.url.as_str()));
     assert_eq!(server.pid(), None);
     client.ping().await.unwrap();
 }
@@ -195,13 +172,7 @@ fn failure_of(test: fn()) -> String {
 
 /// The child recorded by the last run is gone and reaped (not even a zombie).
 fn assert_child_reaped() {
-    let pid = CHILD.get().expect("the test recorded its child");
-    let pid = nix::unistd::Pid::from_raw(pid as i32);
-    assert_eq!(
-        nix::sys::signal::kill(pid, None),
-        Err(nix::errno::Errno::ESRCH),
-        "process {pid} still exists"
-    );
+    assert_reaped(CHILD.get().expect("the test recorded its child"));
 }
 
 mod failing {

@@ -145,11 +145,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_closed_port_is_connection_refused() {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = mcp_assured::fixture::free_port().unwrap();
         let api = WeatherApi::new(format!("http://127.0.0.1:{port}/"));
         let error = api.get_json(&["weather"], &[]).await.unwrap_err();
         assert_eq!(

@@ -12,7 +12,7 @@ use mcp_assured::{
     mcp_test,
     prelude::*,
     report::{Report, Status},
-    rest::{ErrorCode, Execution, ExecutionContext, RestClient, VERSION_HEADER},
+    rest::{ErrorCode, Execution, ExecutionContext, RestClient, RestClientBuilder, VERSION_HEADER},
     wiremock::{
         Mock, MockServer, ResponseTemplate,
         matchers::{method, path, path_regex},
@@ -21,12 +21,31 @@ use mcp_assured::{
 use serde_json::{Value, json};
 use support::{every_endpoint_answers, weather_in_london};
 
+/// `http://127.0.0.1:<port>`: where the server `#[mcp_test]` started serves REST.
+fn base_url(server: &ServerProcess) -> String {
+    format!(
+        "http://127.0.0.1:{}",
+        server.port().expect("an HTTP server")
+    )
+}
+
+/// A REST client for the server `#[mcp_test]` started, to configure further.
+fn rest_builder(server: &ServerProcess) -> RestClientBuilder {
+    McpAssured::rest().base_uri(base_url(server))
+}
+
 /// The REST client of the server `#[mcp_test]` started.
 fn rest(server: &ServerProcess) -> RestClient {
-    let port = server.port().expect("an HTTP server");
-    McpAssured::rest()
-        .base_uri(format!("http://127.0.0.1:{port}"))
+    rest_builder(server)
         .timeout(Duration::from_secs(10))
+        .build()
+        .unwrap()
+}
+
+/// The REST client of the server `#[mcp_test]` started, sending the right bearer token.
+fn rest_with_token(server: &ServerProcess) -> RestClient {
+    rest_builder(server)
+        .bearer_token("right-token")
         .build()
         .unwrap()
 }
@@ -39,7 +58,7 @@ async fn raw(
     path: &str,
     body: &'static str,
 ) -> (Execution, reqwest::header::HeaderMap) {
-    let url = format!("http://127.0.0.1:{}{path}", server.port().unwrap());
+    let url = format!("{}{path}", base_url(server));
     let response = reqwest::Client::new()
         .request(method, url)
         .header("content-type", "application/json")
@@ -381,10 +400,8 @@ async fn both_surfaces_refuse_a_missing_or_wrong_token(
     backend: &MockServer,
 ) {
     weather_in_london(backend).await;
-    let port = server.port().unwrap();
-    let base = format!("http://127.0.0.1:{port}");
     for token in [None, Some("wrong-token")] {
-        let mut builder = McpAssured::rest().base_uri(&base);
+        let mut builder = rest_builder(server);
         if let Some(token) = token {
             builder = builder.bearer_token(token);
         }
@@ -417,11 +434,7 @@ async fn both_surfaces_refuse_a_missing_or_wrong_token(
     // There is nothing at an unknown path to guard.
     let (unknown, _) = raw(server, reqwest::Method::GET, "/mcp/nope", "").await;
     unknown.assert().has_status(404);
-    let allowed = McpAssured::rest()
-        .base_uri(&base)
-        .bearer_token("right-token")
-        .build()
-        .unwrap();
+    let allowed = rest_with_token(server);
     assert!(
         allowed
             .execute("current_weather", json!({"city": "London"}))
@@ -476,11 +489,7 @@ async fn the_drifting_variant_differs_where_it_says(
 )]
 async fn both_faces_agree(client: McpClient, server: &ServerProcess, backend: &MockServer) {
     every_endpoint_answers(backend).await;
-    let rest = McpAssured::rest()
-        .base_uri(format!("http://127.0.0.1:{}", server.port().unwrap()))
-        .bearer_token("right-token")
-        .build()
-        .unwrap();
+    let rest = rest_with_token(server);
     let options = ParityOptions::new()
         .arguments(
             "current_weather",
@@ -730,12 +739,7 @@ mod drift {
         backend: &MockServer,
     ) {
         every_endpoint_answers(backend).await;
-        let rest = McpAssured::rest()
-            .base_uri(format!("http://127.0.0.1:{}", server.port().unwrap()))
-            .bearer_token("right-token")
-            .build()
-            .unwrap();
-        let report = check_parity(&client, &rest).await;
+        let report = check_parity(&client, &rest_with_token(server)).await;
         let open = "REST answered POST /mcp/tools/mcp_assured_parity_no_such_tool/execute";
         let not_found = "TOOL_NOT_FOUND (HTTP 404): no tool `mcp_assured_parity_no_such_tool`";
         let expected = [

@@ -3,8 +3,8 @@
 //! standing in for the weather API.
 
 use mcp_assured::{
-    McpClient, assert_tool_snapshot, code,
-    fixture::{BoxError, Fixture, FixtureContext},
+    McpClient, ToolResult, assert_tool_snapshot, code,
+    fixture::{BoxError, Fixture, FixtureContext, free_port},
     mcp_test,
     prelude::*,
     wiremock::{
@@ -12,7 +12,7 @@ use mcp_assured::{
         matchers::{method, path, query_param},
     },
 };
-use serde_json::json;
+use serde_json::{Value, json};
 use weather_server::WeatherServer;
 
 /// The API answering `GET /weather?city=London&units=metric`, once.
@@ -29,6 +29,14 @@ async fn london_is_cloudy(backend: &MockServer) {
         .expect(1)
         .mount(backend)
         .await;
+}
+
+/// Calls `tool` with `args`, which must fail as a tool error; returns the result for the
+/// checks of its text.
+async fn tool_error(client: &McpClient, tool: &str, args: Value) -> ToolResult {
+    let result = client.call_tool(tool, args).await.unwrap();
+    result.assert().is_tool_error();
+    result
 }
 
 #[mcp_test(
@@ -139,12 +147,9 @@ mod weather {
             .respond_with(ResponseTemplate::new(503).set_body_string("maintenance until noon"))
             .mount(backend)
             .await;
-        client
-            .call_tool("current_weather", json!({"city": "London"}))
+        tool_error(&client, "current_weather", json!({"city": "London"}))
             .await
-            .unwrap()
             .assert()
-            .is_tool_error()
             .text_contains("answered 503")
             .text_contains("maintenance until noon");
     }
@@ -163,33 +168,21 @@ mod weather {
 
     #[mcp_test]
     async fn invalid_arguments_are_a_clear_tool_error(client: McpClient, backend: &MockServer) {
-        client
-            .call_tool("current_weather", json!({"town": "London"}))
+        tool_error(&client, "current_weather", json!({"town": "London"}))
             .await
-            .unwrap()
             .assert()
-            .is_tool_error()
             .text_contains("invalid arguments for `current_weather`: unknown field `town`");
-        client
-            .call_tool("forecast", json!({"city": "Oslo"}))
+        tool_error(&client, "forecast", json!({"city": "Oslo"}))
             .await
-            .unwrap()
             .assert()
-            .is_tool_error()
             .text_equals("invalid arguments for `forecast`: missing field `days`");
-        client
-            .call_tool("forecast", json!({"city": "Oslo", "days": 30}))
+        tool_error(&client, "forecast", json!({"city": "Oslo", "days": 30}))
             .await
-            .unwrap()
             .assert()
-            .is_tool_error()
             .text_equals("invalid arguments for `forecast`: days must be 1 to 7, got 30");
-        client
-            .call_tool("forecast", json!({"city": "Oslo", "days": "two"}))
+        tool_error(&client, "forecast", json!({"city": "Oslo", "days": "two"}))
             .await
-            .unwrap()
             .assert()
-            .is_tool_error()
             .text_contains("invalid type: string \"two\", expected u8");
         assert!(backend.received_requests().await.unwrap().is_empty());
     }
@@ -201,10 +194,7 @@ struct DownApi(String);
 
 impl Fixture for DownApi {
     async fn setup(_ctx: &mut FixtureContext<'_>) -> Result<Self, BoxError> {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")?
-            .local_addr()?
-            .port();
-        Ok(Self(format!("http://127.0.0.1:{port}")))
+        Ok(Self(format!("http://127.0.0.1:{}", free_port()?)))
     }
 
     fn placeholder(&self) -> Option<String> {
@@ -222,12 +212,9 @@ async fn the_backend_down_is_a_tool_error_saying_connection_refused(
     client: McpClient,
     down: &DownApi,
 ) {
-    client
-        .call_tool("current_weather", json!({"city": "London"}))
+    tool_error(&client, "current_weather", json!({"city": "London"}))
         .await
-        .unwrap()
         .assert()
-        .is_tool_error()
         .text_equals(&format!(
             "weather API unreachable at {}/weather?city=London&units=metric: connection refused",
             down.0

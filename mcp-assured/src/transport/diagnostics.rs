@@ -13,8 +13,8 @@ use tokio::sync::watch;
 
 /// How much of an offending line or event an error quotes.
 const QUOTE_LIMIT: usize = 1000;
-/// How many stderr lines are kept for error messages.
-const STDERR_LINES: usize = 40;
+/// How many lines of each output stream are kept for error messages.
+const TAIL_LINES: usize = 40;
 
 /// The first fatal thing a transport noticed.
 #[derive(Debug, Clone)]
@@ -25,12 +25,22 @@ pub(crate) enum Fault {
     Broken { status: Option<u16>, reason: String },
 }
 
+/// Which of a child's pipes a line came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stream {
+    Stdout,
+    Stderr,
+}
+
 /// Shared between a transport, the child-process watcher and the client.
 #[derive(Debug, Default)]
 pub(crate) struct Diagnostics {
     fault: Mutex<Option<Fault>>,
-    stderr: Mutex<VecDeque<String>>,
+    /// The child's last lines, both streams interleaved as they came.
+    output: Mutex<VecDeque<(Stream, String)>>,
     exit: Mutex<Option<watch::Receiver<Option<String>>>>,
+    /// How many of the child's output streams are still being read.
+    reading: watch::Sender<usize>,
     /// Responses as the server sent them, while a raw request waits for one.
     pub(crate) raw: super::raw::RawResponses,
     /// Streamable HTTP: the id of a response that came on a request's own stream under
@@ -74,42 +84,84 @@ impl Diagnostics {
         lock(&self.misdirected).remove(request)
     }
 
-    pub(crate) fn push_stderr_line(&self, line: String) {
-        let mut lines = lock(&self.stderr);
-        if lines.len() == STDERR_LINES {
-            lines.pop_front();
+    /// Keeps `line` of `stream`, dropping that stream's oldest line once it has
+    /// [`TAIL_LINES`], so that a chatty stream does not push out the other.
+    pub(crate) fn push_line(&self, stream: Stream, line: &str) {
+        let mut lines = lock(&self.output);
+        if lines.iter().filter(|(from, _)| *from == stream).count() == TAIL_LINES {
+            let oldest = lines.iter().position(|(from, _)| *from == stream);
+            lines.remove(oldest.unwrap_or_default());
         }
-        lines.push_back(quote(&line));
+        lines.push_back((stream, quote(line)));
     }
 
     /// The last lines the child wrote to stderr; `None` when there is no child or it wrote
     /// nothing.
     pub(crate) fn stderr_tail(&self) -> Option<String> {
-        let lines = lock(&self.stderr);
-        if lines.is_empty() {
-            return None;
-        }
-        Some(
-            lines
-                .iter()
-                .map(String::as_str)
-                .collect::<Vec<_>>()
-                .join("\n"),
-        )
+        self.tail(Some(Stream::Stderr))
+    }
+
+    /// The last lines the child wrote to stdout, when stdout is not the protocol.
+    pub(crate) fn stdout_tail(&self) -> Option<String> {
+        self.tail(Some(Stream::Stdout))
+    }
+
+    /// The last lines of both streams, interleaved as they came.
+    pub(crate) fn output_tail(&self) -> Option<String> {
+        self.tail(None)
+    }
+
+    fn tail(&self, stream: Option<Stream>) -> Option<String> {
+        let lines = lock(&self.output);
+        let tail: Vec<&str> = lines
+            .iter()
+            .filter(|(from, _)| stream.is_none_or(|stream| *from == stream))
+            .map(|(_, line)| line.as_str())
+            .collect();
+        (!tail.is_empty()).then(|| tail.join("\n"))
     }
 
     pub(crate) fn watch_exit(&self, exit: watch::Receiver<Option<String>>) {
         *lock(&self.exit) = Some(exit);
     }
 
-    /// The child's exit status, waiting up to `grace` for it: stdout closes a moment before
-    /// the exit can be reaped. `None` when there is no child or it is still running.
+    /// The child's exit status, waiting up to `grace` for it (stdout closes a moment before
+    /// the exit can be reaped) and then, within the same `grace`, for what it printed last
+    /// to be read, so that the tails are complete. `None` when there is no child or it is
+    /// still running.
     pub(crate) async fn exit_status(&self, grace: Duration) -> Option<String> {
         let mut exit = lock(&self.exit).clone()?;
-        if let Ok(Ok(status)) = tokio::time::timeout(grace, exit.wait_for(Option::is_some)).await {
-            return status.clone();
-        }
+        let mut reading = self.reading.subscribe();
+        let _ = tokio::time::timeout(grace, async {
+            if exit.wait_for(Option::is_some).await.is_ok() {
+                let _ = reading.wait_for(|open| *open == 0).await;
+            }
+        })
+        .await;
         exit.borrow().clone()
+    }
+
+    /// Counts one more output stream being read, until the returned guard is dropped (at
+    /// the end of the stream).
+    pub(crate) fn reading(self: &Arc<Self>) -> Reading {
+        self.reading.send_modify(|open| *open += 1);
+        Reading(self.clone())
+    }
+}
+
+/// One output stream of the child, still being read; see [`Diagnostics::reading`].
+#[derive(Debug)]
+pub(crate) struct Reading(Arc<Diagnostics>);
+
+impl Reading {
+    pub(crate) fn diagnostics(&self) -> &Diagnostics {
+        &self.0
+    }
+}
+
+impl Drop for Reading {
+    fn drop(&mut self) {
+        self.0.reading.send_modify(|open| *open -= 1);
     }
 }
 
@@ -154,11 +206,27 @@ mod tests {
         let diagnostics = Diagnostics::new();
         assert_eq!(diagnostics.stderr_tail(), None);
         for i in 0..100 {
-            diagnostics.push_stderr_line(format!("line {i}"));
+            diagnostics.push_line(Stream::Stderr, &format!("line {i}"));
         }
         let tail = diagnostics.stderr_tail().unwrap();
         assert!(tail.starts_with("line 60\n"), "{tail}");
         assert!(tail.ends_with("line 99"), "{tail}");
+    }
+
+    #[test]
+    fn each_stream_keeps_its_own_lines() {
+        let diagnostics = Diagnostics::new();
+        diagnostics.push_line(Stream::Stderr, "starting");
+        for i in 0..100 {
+            diagnostics.push_line(Stream::Stdout, &format!("request {i}"));
+        }
+        diagnostics.push_line(Stream::Stderr, "stopping");
+        assert_eq!(diagnostics.stderr_tail().unwrap(), "starting\nstopping");
+        let stdout = diagnostics.stdout_tail().unwrap();
+        assert!(stdout.starts_with("request 60\n"), "{stdout}");
+        let output = diagnostics.output_tail().unwrap();
+        assert!(output.starts_with("starting\nrequest 60\n"), "{output}");
+        assert!(output.ends_with("request 99\nstopping"), "{output}");
     }
 
     #[test]

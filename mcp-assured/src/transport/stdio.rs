@@ -7,7 +7,7 @@ use std::{
     ffi::OsString,
     path::PathBuf,
     process::{ExitStatus, Stdio},
-    sync::Arc,
+    sync::{Arc, Condvar, Mutex},
     time::Duration,
 };
 
@@ -17,13 +17,17 @@ use tokio::{
     process::{Child, ChildStdin, ChildStdout, Command},
     sync::watch,
 };
-use tokio_util::sync::CancellationToken;
 
-use super::{diagnostics::Diagnostics, lines::LineTransport};
+use super::{
+    diagnostics::{Diagnostics, Stream},
+    lines::LineTransport,
+};
 use crate::error::Error;
 
 /// How long a closed child gets to exit on its own before it is killed.
 const EXIT_GRACE: Duration = Duration::from_secs(2);
+/// How long dropping a [`ChildGuard`] waits for its killed child to be reaped.
+const REAP_LIMIT: Duration = Duration::from_secs(2);
 
 /// The command line of a stdio server.
 #[derive(Clone, Default)]
@@ -84,65 +88,91 @@ pub(crate) fn spawn(
     cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let mut child = cmd.spawn().map_err(|source| Error::Spawn {
+    let spawn_error = |source| Error::Spawn {
         command: command.display(),
         source,
-    })?;
+    };
+    let mut child = cmd.spawn().map_err(spawn_error)?;
     let stdin = child.stdin.take().expect("stdin is piped");
     let stdout = child.stdout.take().expect("stdout is piped");
     let stderr = child.stderr.take().expect("stderr is piped");
-    tokio::spawn(capture_output(stderr, diagnostics.clone()));
-    let guard = ChildGuard::watch(child, diagnostics);
+    tokio::spawn(capture_output(stderr, Stream::Stderr, diagnostics));
+    let guard = ChildGuard::watch(child, diagnostics).map_err(spawn_error)?;
     Ok((
         LineTransport::new(stdout, stdin, diagnostics.clone()),
         guard,
     ))
 }
 
-/// Keeps each line a child writes (to stderr, or to stdout when stdout is not the protocol)
-/// for error messages, and logs it at debug level.
-pub(crate) async fn capture_output(output: impl AsyncRead + Unpin, diagnostics: Arc<Diagnostics>) {
-    let mut lines = BufReader::new(output).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
-        tracing::debug!(target: "mcp_assured::server_stderr", "{line}");
-        diagnostics.push_stderr_line(line);
+/// Keeps each line a child writes to `stream` (stderr, or stdout when stdout is not the
+/// protocol) for error messages, and logs it at debug level. It reads bytes, not UTF-8
+/// lines: a child that prints invalid UTF-8 must not stop the capture, and then block on a
+/// full pipe. The stream counts as being read from now until its end (see
+/// [`Diagnostics::exit_status`]).
+pub(crate) fn capture_output<R: AsyncRead + Unpin>(
+    output: R,
+    stream: Stream,
+    diagnostics: &Arc<Diagnostics>,
+) -> impl Future<Output = ()> + use<R> {
+    let reading = diagnostics.reading();
+    async move {
+        let mut reader = BufReader::new(output);
+        let mut line = Vec::new();
+        while reader
+            .read_until(b'\n', &mut line)
+            .await
+            .is_ok_and(|read| read > 0)
+        {
+            let text = String::from_utf8_lossy(&line);
+            let text = text.trim_end_matches(['\r', '\n']);
+            match stream {
+                Stream::Stderr => tracing::debug!(target: "mcp_assured::server_stderr", "{text}"),
+                Stream::Stdout => tracing::debug!(target: "mcp_assured::server_stdout", "{text}"),
+            }
+            reading.diagnostics().push_line(stream, text);
+            line.clear();
+        }
     }
 }
 
-/// Owns the child: a task waits for it (so it is always reaped) and kills its whole process
-/// group on request or when the guard is dropped.
+/// Owns the child: a thread of its own waits for it, so that it is always reaped (even once
+/// no runtime runs any more), and its whole process group is killed on request or when the
+/// guard is dropped. The drop returns once the child is reaped: no zombie outlives the guard.
 #[derive(Debug)]
 pub(crate) struct ChildGuard {
     pid: Option<u32>,
-    kill: CancellationToken,
+    reaper: Arc<Reaper>,
     exit: watch::Receiver<Option<String>>,
 }
 
 impl ChildGuard {
-    pub(crate) fn watch(mut child: Child, diagnostics: &Diagnostics) -> Self {
-        let pid = child.id();
-        let kill = CancellationToken::new();
+    /// Hands `child` to a reaping thread; fails only if no thread can be started (the child
+    /// is killed then).
+    pub(crate) fn watch(child: Child, diagnostics: &Diagnostics) -> std::io::Result<Self> {
+        let reaper = Arc::new(Reaper {
+            pid: child.id(),
+            reaped: Mutex::new(false),
+            done: Condvar::new(),
+        });
         let (exit_tx, exit_rx) = watch::channel(None);
         diagnostics.watch_exit(exit_rx.clone());
-        let kill_requested = kill.clone();
-        tokio::spawn(async move {
-            let status = tokio::select! {
-                status = child.wait() => status,
-                () = kill_requested.cancelled() => {
-                    kill_group(pid);
-                    let _ = child.start_kill();
-                    child.wait().await
-                }
-            };
-            // Whatever the child started in its group goes too.
-            kill_group(pid);
-            let _ = exit_tx.send(Some(describe(status)));
-        });
-        ChildGuard {
-            pid,
-            kill,
-            exit: exit_rx,
+        let reaping = reaper.clone();
+        let spawned = std::thread::Builder::new()
+            .name("mcp-assured-reaper".to_owned())
+            .spawn(move || {
+                let status = reaping.reap(child);
+                let _ = exit_tx.send(Some(describe(status)));
+            });
+        if let Err(error) = spawned {
+            // The child went with the thread's closure, killed on drop; its group goes too.
+            signal_group(reaper.pid, Signal::SIGKILL);
+            return Err(error);
         }
+        Ok(ChildGuard {
+            pid: reaper.pid,
+            reaper,
+            exit: exit_rx,
+        })
     }
 
     /// The child's process id (also its process group id).
@@ -153,12 +183,8 @@ impl ChildGuard {
     /// Waits up to a grace period for the child to exit by itself (its stdin is closed by
     /// then), kills it if it does not, and returns once it is reaped.
     pub(crate) async fn shutdown(&mut self) {
-        let exited = tokio::time::timeout(EXIT_GRACE, self.exit.wait_for(Option::is_some))
-            .await
-            .is_ok_and(|waited| waited.is_ok());
-        if !exited {
-            self.kill.cancel();
-            let _ = self.exit.wait_for(Option::is_some).await;
+        if !self.exits_within(EXIT_GRACE).await {
+            self.kill().await;
         }
         self.pid = None;
     }
@@ -168,12 +194,9 @@ impl ChildGuard {
     /// when their stdin closes, such as HTTP servers.
     pub(crate) async fn terminate(&mut self) {
         if self.exit.borrow().is_none() {
-            signal_group(self.pid, Signal::SIGTERM);
-            let exited =
-                tokio::time::timeout(EXIT_GRACE, self.exit.wait_for(Option::is_some)).await;
-            if !exited.is_ok_and(|waited| waited.is_ok()) {
-                self.kill.cancel();
-                let _ = self.exit.wait_for(Option::is_some).await;
+            self.reaper.signal(Signal::SIGTERM);
+            if !self.exits_within(EXIT_GRACE).await {
+                self.kill().await;
             }
         }
         self.pid = None;
@@ -183,28 +206,120 @@ impl ChildGuard {
     pub(crate) fn exit_status(&self) -> Option<String> {
         self.exit.borrow().clone()
     }
+
+    async fn exits_within(&mut self, grace: Duration) -> bool {
+        tokio::time::timeout(grace, self.exit.wait_for(Option::is_some))
+            .await
+            .is_ok_and(|waited| waited.is_ok())
+    }
+
+    async fn kill(&mut self) {
+        self.reaper.signal(Signal::SIGKILL);
+        let _ = self.exit.wait_for(Option::is_some).await;
+    }
 }
 
 impl Drop for ChildGuard {
     fn drop(&mut self) {
-        if self.exit.borrow().is_none() {
-            // The reaper task may not run again (the runtime may be shutting down), so the
-            // group is signalled right here as well.
-            kill_group(self.pid);
-            self.kill.cancel();
+        // Killed and reaped right here rather than by a task: the runtime may be going away.
+        self.reaper.signal(Signal::SIGKILL);
+        let reaped = lock(&self.reaper.reaped);
+        let _ = self
+            .reaper
+            .done
+            .wait_timeout_while(reaped, REAP_LIMIT, |reaped| !*reaped);
+    }
+}
+
+/// What a [`ChildGuard`] shares with the thread that reaps its child. The child's pid (also
+/// its process group's id) is signalled only under the lock and only while the child is not
+/// reaped, so no signal can reach another process that reused the pid.
+#[derive(Debug)]
+struct Reaper {
+    pid: Option<u32>,
+    reaped: Mutex<bool>,
+    done: Condvar,
+}
+
+impl Reaper {
+    /// Sends `signal` to the child's process group, unless the child is reaped; SIGKILL goes
+    /// to the child itself too, in case it left its group.
+    fn signal(&self, signal: Signal) {
+        let reaped = lock(&self.reaped);
+        if !*reaped {
+            signal_group(self.pid, signal);
+            if signal == Signal::SIGKILL
+                && let Some(pid) = raw_pid(self.pid)
+            {
+                let _ = nix::sys::signal::kill(pid, signal);
+            }
+        }
+    }
+
+    /// Waits for the child to exit, kills whatever it left in its group, and reaps it.
+    fn reap(&self, mut child: Child) -> std::io::Result<ExitStatus> {
+        let exited = wait_for_exit(self.pid);
+        loop {
+            {
+                let mut reaped = lock(&self.reaped);
+                if exited {
+                    // Not reaped yet, so the group id is still the child's.
+                    signal_group(self.pid, Signal::SIGKILL);
+                }
+                let status = match child.try_wait() {
+                    Ok(None) => None,
+                    Ok(Some(status)) => Some(Ok(status)),
+                    Err(error) => Some(Err(error)),
+                };
+                if let Some(status) = status {
+                    *reaped = true;
+                    self.done.notify_all();
+                    return status;
+                }
+            }
+            // Only where the exit could not be waited for without reaping.
+            std::thread::sleep(Duration::from_millis(10));
         }
     }
 }
 
-fn kill_group(pid: Option<u32>) {
-    signal_group(pid, Signal::SIGKILL);
+/// Blocks until the process `pid` has exited, leaving it unreaped; `false` where that cannot
+/// be waited for, so that the caller polls instead.
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+fn wait_for_exit(pid: Option<u32>) -> bool {
+    use nix::sys::wait::{Id, WaitPidFlag, waitid};
+    let Some(pid) = raw_pid(pid) else {
+        return false;
+    };
+    loop {
+        match waitid(Id::Pid(pid), WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT) {
+            Err(nix::errno::Errno::EINTR) => {}
+            result => return result.is_ok(),
+        }
+    }
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android", target_os = "freebsd")))]
+fn wait_for_exit(_: Option<u32>) -> bool {
+    false
 }
 
 fn signal_group(pid: Option<u32>, signal: Signal) {
-    if let Some(pid) = pid.and_then(|pid| i32::try_from(pid).ok()) {
+    if let Some(pid) = raw_pid(pid) {
         // ESRCH (the group is already gone) is the normal case after a clean exit.
-        let _ = nix::sys::signal::killpg(Pid::from_raw(pid), signal);
+        let _ = nix::sys::signal::killpg(pid, signal);
     }
+}
+
+fn raw_pid(pid: Option<u32>) -> Option<Pid> {
+    pid.and_then(|pid| i32::try_from(pid).ok())
+        .map(Pid::from_raw)
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 fn describe(status: std::io::Result<ExitStatus>) -> String {

@@ -5,26 +5,25 @@ use std::time::{Duration, Instant};
 
 use mcp_assured::{
     Error, McpAssured, McpClient,
-    fixture::{BoxError, Fixture, FixtureContext},
+    fixture::{BoxError, Fixture, FixtureContext, ServerProcess, free_port},
     mcp_test,
 };
 use mcp_assured_tests::{
-    ServerProcess,
     faults::{
         Fault,
         http::{CHALLENGE, NON_JSON_BODY},
     },
+    processes::assert_reaped,
 };
 use serde_json::json;
 
 use crate::support::{
-    FAULT_SERVER, TIMEOUT, Via, assert_gone, assert_reaped, assert_within, fault_server,
-    http_server, on, tag,
+    FAULT_SERVER, TIMEOUT, Via, assert_gone, assert_within, fault_server, http_server, on, tag,
 };
 
 /// Connecting to `server` at `path` (`/mcp`: streamable HTTP, `/sse`: HTTP+SSE) fails, fast.
 async fn connect_error(server: &ServerProcess, path: &str) -> Error {
-    let url = format!("{}{path}", server.base_url());
+    let url = format!("http://127.0.0.1:{}{path}", server.port().unwrap());
     let started = Instant::now();
     let error = McpAssured::client()
         .base_uri(&url)
@@ -115,7 +114,7 @@ async fn error_statuses_are_connect_errors_with_status_challenge_and_body() {
                 "{context}"
             );
         }
-        server.shutdown().await;
+        server.stop().await;
         assert_gone(&tag).await;
     }
 }
@@ -154,7 +153,7 @@ async fn a_body_that_is_not_json_is_quoted() {
         ),
         other => panic!("expected a connect error with status 200, got {other:?}"),
     }
-    server.shutdown().await;
+    server.stop().await;
     assert_gone(&tag).await;
 }
 
@@ -198,7 +197,7 @@ async fn a_connection_dropped_mid_stream(via: Via) {
         );
         let _ = client.close().await;
     }
-    server.unwrap().shutdown().await;
+    server.unwrap().stop().await;
     assert_gone(&tag).await;
 }
 on!(a_connection_dropped_mid_stream: http, sse);
@@ -233,14 +232,14 @@ async fn an_expired_session_is_a_404_that_says_so(via: Via) {
     }
     assert!(error.to_string().contains("(HTTP 404)"), "{error}");
     let _ = client.close().await;
-    server.unwrap().shutdown().await;
+    server.unwrap().stop().await;
     assert_gone(&tag).await;
 }
 on!(an_expired_session_is_a_404_that_says_so: http, sse);
 
 #[tokio::test]
 async fn connecting_before_the_port_opens_is_refused_at_once() {
-    let port = mcp_assured_tests::free_loopback_port();
+    let port = free_port().unwrap();
     let mut child = tokio::process::Command::new(FAULT_SERVER)
         .args(["--transport", "http", "--port", &port.to_string()])
         .args(["--fault", "slow-start"])

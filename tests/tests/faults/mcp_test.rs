@@ -23,10 +23,13 @@ use mcp_assured::{
     mcp_test,
     wiremock::{Mock, MockServer, ResponseTemplate, matchers::method},
 };
-use mcp_assured_tests::faults::{Dropped, FaultServer};
+use mcp_assured_tests::{
+    faults::{Dropped, FaultServer},
+    processes::assert_reaped,
+};
 use serde_json::json;
 
-use crate::support::{assert_gone, assert_reaped, pid_file, tag};
+use crate::support::{assert_gone, pid_file, tag};
 
 /// What the last failing test run on this thread left behind. `#[mcp_test]` runs the body
 /// and the teardown on the test's own thread, and tests run in parallel, hence per thread.

@@ -3,10 +3,10 @@
 use std::time::{Duration, Instant};
 
 use mcp_assured::Error;
-use mcp_assured_tests::faults::Fault;
+use mcp_assured_tests::{faults::Fault, processes::assert_reaped};
 use serde_json::json;
 
-use crate::support::{TIMEOUT, assert_gone, assert_reaped, stdio, tag};
+use crate::support::{TIMEOUT, assert_gone, stdio, tag};
 
 /// Connects with `fault`, then calls `echo`, which the fault breaks.
 async fn broken_echo(fault: Fault, timeout: Duration) -> (Error, Duration) {

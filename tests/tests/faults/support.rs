@@ -10,13 +10,16 @@ use std::{
     time::{Duration, Instant},
 };
 
-use mcp_assured::{ClientBuilder, Error, McpAssured, McpClient};
-use mcp_assured_tests::{
-    ServerProcess,
-    faults::{Dropped, Fault, FaultServer},
+use mcp_assured::{
+    ClientBuilder, Error, McpAssured, McpClient,
+    fixture::{ServerCommand, ServerProcess},
 };
-use nix::{errno::Errno, sys::signal::kill, unistd::Pid};
-use tokio::process::Command;
+use mcp_assured_tests::{
+    eventually,
+    faults::{Dropped, Fault, FaultServer},
+    processes::{self, assert_reaped},
+    server,
+};
 
 /// The `fault-server` binary of this package.
 pub const FAULT_SERVER: &str = env!("CARGO_BIN_EXE_fault-server");
@@ -54,10 +57,10 @@ pub fn pid_args(tag: &str) -> [String; 2] {
 }
 
 /// The pid the `fault-server` tagged `tag` wrote.
-fn pid_of(tag: &str) -> Pid {
+fn pid_of(tag: &str) -> u32 {
     let pid = std::fs::read_to_string(pid_file(tag))
         .unwrap_or_else(|error| panic!("the server tagged {tag} wrote no pid file: {error}"));
-    Pid::from_raw(pid.trim().parse().unwrap())
+    pid.trim().parse().unwrap()
 }
 
 /// Waits up to 3 s until the `fault-server` tagged `tag` is gone: the pid it wrote no longer
@@ -65,47 +68,28 @@ fn pid_of(tag: &str) -> Pid {
 pub async fn assert_gone(tag: &str) {
     let pid = pid_of(tag);
     wait_until(
-        || kill(pid, None) == Err(Errno::ESRCH),
+        || !processes::exists(pid),
         || format!("the server tagged {tag} (pid {pid}) still exists (running or a zombie)"),
     )
     .await;
     std::fs::remove_file(pid_file(tag)).unwrap();
 }
 
-/// Waits up to 3 s until the `fault-server` tagged `tag` has exited, reaped or not (a zombie
-/// of an HTTP server is reaped when its `ServerProcess` shuts down).
+/// Waits up to 3 s until the `fault-server` tagged `tag` has exited, reaped or not (whoever
+/// reaps it may not have yet).
 pub async fn wait_exited(tag: &str) {
     let pid = pid_of(tag);
-    let exited = || {
-        std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
-            // `pid (comm) S ...`: the state follows the last `)`.
-            stat.rsplit_once(')')
-                .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'))
-        })
-    };
-    wait_until(exited, || {
-        format!("the server tagged {tag} (pid {pid}) is still running")
-    })
+    wait_until(
+        || processes::state(pid).is_none_or(|state| state == 'Z'),
+        || format!("the server tagged {tag} (pid {pid}) is still running"),
+    )
     .await;
 }
 
-/// Polls `done` every 20 ms for up to 3 s; fails with `what()` if it never holds.
+/// Polls `done` for up to 3 s; fails with `what()` if it never holds.
 async fn wait_until(mut done: impl FnMut() -> bool, what: impl FnOnce() -> String) {
-    let deadline = Instant::now() + Duration::from_secs(3);
-    while !done() {
-        assert!(Instant::now() < deadline, "{}", what());
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
-/// The process `pid` no longer exists: killed *and* reaped, now.
-pub fn assert_reaped(pid: u32) {
-    let pid = Pid::from_raw(i32::try_from(pid).unwrap());
-    assert_eq!(
-        kill(pid, None),
-        Err(Errno::ESRCH),
-        "process {pid} still exists (running or a zombie)"
-    );
+    let held = eventually(Duration::from_secs(3), || std::future::ready(done())).await;
+    assert!(held, "{}", what());
 }
 
 /// Waits up to 3 s until the in-process `server` and every clone of it are dropped: the
@@ -187,19 +171,11 @@ pub async fn sse_server(fault: Fault, tag: &str) -> ServerProcess {
 
 /// `fault-server --transport <transport>` (`http` or `sse`) on a free loopback port.
 async fn server_on(transport: &str, path: &str, fault: Fault, tag: &str) -> ServerProcess {
-    let tag = tag.to_owned();
-    let transport = transport.to_owned();
-    ServerProcess::start(
-        &format!("fault-server ({transport}, {fault})"),
-        path,
-        move |port| {
-            let mut command = Command::new(FAULT_SERVER);
-            command.args(["--transport", &transport, "--port", &port.to_string()]);
-            command.args(["--fault", fault.name()]).args(pid_args(&tag));
-            command
-        },
-    )
-    .await
+    let command = ServerCommand::new(FAULT_SERVER)
+        .args(["--transport", transport, "--port", "{port}"])
+        .args(["--fault", fault.name()])
+        .args(pid_args(tag));
+    server::start(&command, path).await
 }
 
 /// `fault-server --fault <fault>` over `via` (not in process), tagged `tag`: a client builder
@@ -216,7 +192,7 @@ pub async fn fault_server(
         Via::InProcess => panic!("an in-process server has no faults below its tools"),
     };
     let builder = McpAssured::client()
-        .base_uri(server.endpoint_url())
+        .base_uri(server.url().expect("an HTTP server"))
         .timeout(TIMEOUT);
     (builder, Some(server))
 }
@@ -305,7 +281,7 @@ impl Peer {
             assert_reaped(pid);
         }
         if let Some(server) = self.http {
-            server.shutdown().await;
+            server.stop().await;
         }
         if let Some(tag) = &self.tag {
             assert_gone(tag).await;

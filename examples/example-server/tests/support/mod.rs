@@ -1,30 +1,24 @@
-//! Starts the example server over each transport and connects a client to it.
+//! Starts the example server over each transport and connects a client to it. (What other
+//! packages' tests share too, such as [`Transport`], is in `mcp-assured-tests`.)
 
 #![allow(dead_code, deprecated)] // each test file uses part of this; sampling & roots are SEP-2577-deprecated
 
 use std::time::Duration;
 
 use mcp_assured::{
-    McpAssured, McpClient,
-    model::{CreateMessageResult, ElicitResult, ElicitationAction, Root, SamplingMessage},
+    McpAssured,
+    model::{ElicitResult, ElicitationAction, Root},
 };
 use mcp_assured_examples::{
     ExampleServer, HttpOptions,
     serve::{serve_sse, serve_streamable_http},
 };
+pub use mcp_assured_tests::Transport;
+use mcp_assured_tests::connect::sampled;
 use tokio::{net::TcpListener, task::JoinHandle};
 
 /// The example server binary, built by cargo for these tests.
 pub const EXAMPLE_SERVER: &str = env!("CARGO_BIN_EXE_example-server");
-
-/// How the test reaches the server.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Transport {
-    InProcess,
-    Stdio,
-    StreamableHttp,
-    Sse,
-}
 
 /// An HTTP server running on a task of the test's runtime; stopped on drop.
 #[derive(Debug)]
@@ -71,36 +65,15 @@ impl HttpServer {
     }
 }
 
-/// A connected client and whatever keeps its server alive; derefs to the client.
-pub struct Connected {
-    pub client: McpClient,
-    pub server: Option<HttpServer>,
-}
-
-impl std::ops::Deref for Connected {
-    type Target = McpClient;
-    fn deref(&self) -> &McpClient {
-        &self.client
-    }
-}
+/// A connected client and the in-process HTTP server it talks to, if any; derefs to the
+/// client.
+pub type Connected = mcp_assured_tests::Connected<HttpServer>;
 
 /// The answers the suite's clients give to sampling, elicitation and roots requests.
 pub fn with_answers(builder: mcp_assured::ClientBuilder) -> mcp_assured::ClientBuilder {
     builder
         .timeout(Duration::from_secs(10))
-        .on_sampling(|request| {
-            let asked = request
-                .messages
-                .first()
-                .and_then(|m| m.content.first())
-                .and_then(|c| c.as_text())
-                .map(|t| t.text.clone())
-                .unwrap_or_default();
-            CreateMessageResult::new(
-                SamplingMessage::assistant_text(format!("sampled: {asked}")),
-                "test-model".into(),
-            )
-        })
+        .on_sampling(|request| sampled(request, |asked| format!("sampled: {asked}")))
         .on_elicitation(|_| {
             ElicitResult::new(ElicitationAction::Accept)
                 .with_content(serde_json::json!({"name": "Ada"}))
@@ -158,28 +131,4 @@ pub async fn connect_configured(
         .await
         .unwrap_or_else(|e| panic!("connecting over {transport:?} failed: {e}"));
     Connected { client, server }
-}
-
-/// A loopback port nothing listens on.
-pub fn unused_port() -> u16 {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback");
-    listener.local_addr().expect("local address").port()
-}
-
-/// Polls `check` until it returns true or `limit` passes.
-pub async fn eventually<F, Fut>(limit: Duration, mut check: F) -> bool
-where
-    F: FnMut() -> Fut,
-    Fut: Future<Output = bool>,
-{
-    let deadline = tokio::time::Instant::now() + limit;
-    loop {
-        if check().await {
-            return true;
-        }
-        if tokio::time::Instant::now() > deadline {
-            return false;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }

@@ -1,11 +1,11 @@
 //! `current_weather`: `GET {api}/weather?city=..&units=..`.
 
-use rmcp::model::{CallToolResult, JsonObject, Tool, ToolAnnotations};
+use rmcp::model::{CallToolResult, JsonObject, Tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::support::{api_error, parse_args, structured, tool_error};
+use super::support::{api_error, api_tool, parse_args, structured, tool_error};
 use crate::api::WeatherApi;
 
 pub const NAME: &str = "current_weather";
@@ -55,19 +55,11 @@ struct CurrentWeather {
 
 /// The tool as `tools/list` shows it.
 pub fn tool_definition() -> Tool {
-    Tool::new(
+    api_tool::<Args, CurrentWeather>(
         NAME,
+        "Current weather",
         "Current weather for a city, from the weather API (GET /weather?city=..&units=..). \
          Returns {city, temperature, conditions, units}, plus humidity when the API has it.",
-        JsonObject::new(),
-    )
-    .with_title("Current weather")
-    .with_input_schema::<Args>()
-    .with_output_schema::<CurrentWeather>()
-    .with_annotations(
-        ToolAnnotations::with_title("Current weather")
-            .read_only(true)
-            .open_world(true),
     )
 }
 

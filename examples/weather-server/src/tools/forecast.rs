@@ -1,11 +1,11 @@
 //! `forecast`: `GET {api}/forecast?city=..&days=..`.
 
-use rmcp::model::{CallToolResult, JsonObject, Tool, ToolAnnotations};
+use rmcp::model::{CallToolResult, JsonObject, Tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::support::{api_error, parse_args, structured, tool_error};
+use super::support::{api_error, api_tool, parse_args, structured, tool_error};
 use crate::api::WeatherApi;
 
 pub const NAME: &str = "forecast";
@@ -30,19 +30,11 @@ struct Forecast {
 
 /// The tool as `tools/list` shows it.
 pub fn tool_definition() -> Tool {
-    Tool::new(
+    api_tool::<Args, Forecast>(
         NAME,
+        "Forecast",
         "Daily forecast for a city, 1 to 7 days, from the weather API \
          (GET /forecast?city=..&days=..).",
-        JsonObject::new(),
-    )
-    .with_title("Forecast")
-    .with_input_schema::<Args>()
-    .with_output_schema::<Forecast>()
-    .with_annotations(
-        ToolAnnotations::with_title("Forecast")
-            .read_only(true)
-            .open_world(true),
     )
 }
 

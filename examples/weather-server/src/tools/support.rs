@@ -1,10 +1,29 @@
-//! What the tool modules share: reading arguments, and turning answers and failures into
-//! tool results.
+//! What the tool modules share: their definition's shape, reading arguments, and turning
+//! answers and failures into tool results.
 
-use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations};
+use schemars::JsonSchema;
 use serde::{Serialize, de::DeserializeOwned};
 
 use crate::api::ApiError;
+
+/// The definition of a tool that reads from the weather API: read-only and open-world, its
+/// input schema that of `Args`, its output schema that of `Output`.
+pub(crate) fn api_tool<Args: JsonSchema + 'static, Output: JsonSchema + 'static>(
+    name: &'static str,
+    title: &str,
+    description: &'static str,
+) -> Tool {
+    Tool::new(name, description, JsonObject::new())
+        .with_title(title)
+        .with_input_schema::<Args>()
+        .with_output_schema::<Output>()
+        .with_annotations(
+            ToolAnnotations::with_title(title)
+                .read_only(true)
+                .open_world(true),
+        )
+}
 
 /// The arguments as `T`, or the tool error that tells the model what is wrong with them.
 pub(crate) fn parse_args<T: DeserializeOwned>(

@@ -1,11 +1,11 @@
 //! `weather_alerts`: `GET {api}/alerts/{region}`.
 
-use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations};
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::support::{api_error, parse_args, tool_error};
+use super::support::{api_error, api_tool, parse_args, tool_error};
 use crate::api::WeatherApi;
 
 pub const NAME: &str = "weather_alerts";
@@ -26,19 +26,11 @@ struct Alerts {
 
 /// The tool as `tools/list` shows it.
 pub fn tool_definition() -> Tool {
-    Tool::new(
+    api_tool::<Args, Alerts>(
         NAME,
+        "Weather alerts",
         "Active weather alerts for a region, from the weather API (GET /alerts/{region}). \
          One text line per alert.",
-        JsonObject::new(),
-    )
-    .with_title("Weather alerts")
-    .with_input_schema::<Args>()
-    .with_output_schema::<Alerts>()
-    .with_annotations(
-        ToolAnnotations::with_title("Weather alerts")
-            .read_only(true)
-            .open_world(true),
     )
 }
 
