@@ -464,7 +464,7 @@ async fn rest_execute_refused(client: &RestClient, what: &str) -> Option<String>
 
 /// A fresh MCP session to the same URL, with `credentials` instead of the client's.
 async fn mcp_refused(mcp: &McpClient, credentials: &Credentials, what: &str) -> Option<String> {
-    let builder = crate::McpAssured::client()
+    let builder = crate::client::McpAssured::client()
         .base_uri(mcp.target())
         .timeout(mcp.timeout())
         .credentials(credentials.clone());

@@ -32,7 +32,7 @@ pub use crate::results::rest::{
 pub use builder::RestClientBuilder;
 pub use client::{RestClient, VERSION_HEADER};
 
-impl crate::McpAssured {
+impl crate::client::McpAssured {
     /// Starts configuring a client of a hybrid server's REST tool endpoints.
     pub fn rest() -> RestClientBuilder {
         RestClientBuilder::default()
