@@ -337,6 +337,21 @@ mod suite {
         assert!(server.pid().is_some());
     }
 
+    /// What the `client` option sets on a child's command line (here its environment) stays
+    /// when the attribute's server is attached: the server starts only if it sees it.
+    #[mcp_test(
+        server = command(
+            "sh",
+            "-c",
+            r#"[ "$MARKER" = from-the-client-option ] && exec "$0"; echo "MARKER is missing" >&2; exit 3"#,
+            env!("CARGO_BIN_EXE_example-server"),
+        ),
+        client = |builder| builder.env("MARKER", "from-the-client-option"),
+    )]
+    async fn client_options_reach_a_stdio_child(client: McpClient) {
+        client.ping().await.unwrap();
+    }
+
     #[mcp_test(
         client = |builder| builder.on_elicitation(|_| {
             ElicitResult::new(ElicitationAction::Accept).with_content(json!({"name": "Ada"}))

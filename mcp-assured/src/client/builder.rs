@@ -217,9 +217,23 @@ impl ClientBuilder {
     }
 
     /// Runs the server from a whole command line, as [`command`](Self::command) and its
-    /// companions would.
+    /// companions would, after whatever [`arg`](Self::arg), [`env`](Self::env),
+    /// [`env_remove`](Self::env_remove) and [`current_dir`](Self::current_dir) set before (an
+    /// `#[mcp_test]`'s `client = |builder| ..` option may have): their arguments come first,
+    /// their environment is kept, and the command's working directory wins.
     pub(crate) fn stdio_command(mut self, command: StdioCommand) -> Self {
-        self.command = Some(command);
+        let earlier = self.command.take().unwrap_or_default();
+        self.command = Some(StdioCommand {
+            program: command.program,
+            args: earlier.args.into_iter().chain(command.args).collect(),
+            env: earlier.env.into_iter().chain(command.env).collect(),
+            env_remove: earlier
+                .env_remove
+                .into_iter()
+                .chain(command.env_remove)
+                .collect(),
+            current_dir: command.current_dir.or(earlier.current_dir),
+        });
         self
     }
 
@@ -443,6 +457,38 @@ mod tests {
             .to_string();
         assert!(both.contains("other credentials are set too"), "{both}");
         assert!(!both.contains("pass@"), "{both}");
+    }
+
+    #[test]
+    fn a_whole_command_keeps_what_was_set_before_it() {
+        let builder = McpAssured::client()
+            .arg("--verbose")
+            .env("MARKER", "set")
+            .env_remove("HOME")
+            .current_dir("/tmp")
+            .stdio_command(StdioCommand {
+                program: "server".into(),
+                args: vec!["--port".into(), "0".into()],
+                env: vec![("API".into(), "url".into())],
+                ..StdioCommand::default()
+            });
+        let Target::Stdio(command) = target_of(builder) else {
+            panic!("not a stdio target")
+        };
+        assert_eq!(command.program, "server");
+        assert_eq!(command.args, ["--verbose", "--port", "0"]);
+        assert_eq!(
+            command.env,
+            [
+                ("MARKER".into(), "set".into()),
+                ("API".into(), "url".into())
+            ]
+        );
+        assert_eq!(command.env_remove, ["HOME"]);
+        assert_eq!(
+            command.current_dir.as_deref(),
+            Some(std::path::Path::new("/tmp"))
+        );
     }
 
     #[test]
