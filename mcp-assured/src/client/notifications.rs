@@ -5,8 +5,8 @@ use std::{sync::Mutex, time::Duration};
 
 use tokio::sync::Notify;
 
+use super::McpClient;
 use crate::{
-    McpClient,
     assert::{AssertNotifications, NotificationsAssert},
     results::notification::Notification,
 };
