@@ -36,6 +36,7 @@ use crate::{
 ///     .credentials(credentials);
 /// ```
 #[derive(Clone, Default, PartialEq, Eq)]
+#[must_use = "credentials do nothing until a client builder is given them"]
 pub struct Credentials {
     authorization: Option<Authorization>,
     headers: Vec<(String, Secret)>,

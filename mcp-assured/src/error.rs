@@ -130,7 +130,7 @@ pub enum Error {
 
     /// A server the harness started to listen for HTTP did not: it exited first, or every
     /// free port it was given was taken by someone else before it bound it.
-    #[error("{reason}{}", printed(.stderr_tail))]
+    #[error("`{command}`: {reason}{}", printed(.stderr_tail))]
     Startup {
         /// The server's command line.
         command: String,

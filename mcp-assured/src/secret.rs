@@ -46,6 +46,12 @@ impl From<&str> for Secret {
     }
 }
 
+impl From<&String> for Secret {
+    fn from(value: &String) -> Self {
+        Secret::new(value)
+    }
+}
+
 impl From<String> for Secret {
     fn from(value: String) -> Self {
         Secret(value)

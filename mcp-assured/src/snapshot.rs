@@ -105,6 +105,7 @@ impl<T: Snapshot + ?Sized> Snapshot for &T {
 ///     insta::assert_snapshot!("2026-11-24T10:00:00Z", @"[timestamp]");
 /// });
 /// ```
+#[must_use = "the settings apply only where they are bound: `settings.bind(|| ..)`"]
 pub fn test_settings(server: Option<&ServerInfo>) -> insta::Settings {
     let mut settings = base_settings().clone();
     if let Some(server) = server {

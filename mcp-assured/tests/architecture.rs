@@ -37,10 +37,7 @@ fn floor(module: &str) -> Option<u8> {
 fn module_of(src: &Path, file: &Path) -> String {
     let relative = file.strip_prefix(src).unwrap();
     let first = relative.components().next().unwrap().as_os_str();
-    first
-        .to_string_lossy()
-        .trim_end_matches(".rs")
-        .to_owned()
+    first.to_string_lossy().trim_end_matches(".rs").to_owned()
 }
 
 fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
@@ -167,6 +164,10 @@ fn the_check_reads_groups_and_skips_macros_and_comments() {
     let paths: Vec<String> = crate_paths(&lines).into_iter().map(|(_, p)| p).collect();
     assert_eq!(
         paths,
-        ["error::{Error,Result}", "McpClient", "client::DEFAULT_TIMEOUT"]
+        [
+            "error::{Error,Result}",
+            "McpClient",
+            "client::DEFAULT_TIMEOUT"
+        ]
     );
 }

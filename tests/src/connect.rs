@@ -8,20 +8,7 @@ use std::time::Duration;
 use mcp_assured::model::{CreateMessageRequestParams, CreateMessageResult, SamplingMessage};
 use mcp_assured::{ClientBuilder, McpAssured, McpClient, fixture::ServerProcess};
 
-use crate::{peers, server};
-
-/// How a test reaches the server.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Transport {
-    /// An rmcp server running in the test's process.
-    InProcess,
-    /// The server as a child process on stdin/stdout.
-    Stdio,
-    /// Streamable HTTP (`/mcp`).
-    StreamableHttp,
-    /// The older HTTP+SSE transport (`/sse`).
-    Sse,
-}
+use crate::{peers, server, transport::Transport};
 
 /// A connected client and the server it talks to, which lives as long as this value (by
 /// default an HTTP server process; stdio children belong to the client); derefs to the

@@ -40,7 +40,9 @@ pub mod peers;
 mod poll;
 pub mod processes;
 pub mod server;
+mod transport;
 
-pub use connect::{Connected, Transport};
+pub use connect::Connected;
 pub use example_server::{ExampleHttp, example_server_binary};
 pub use poll::eventually;
+pub use transport::Transport;

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use mcp_assured::fixture::{ServerCommand, ServerProcess};
 
-use crate::{Transport, peers};
+use crate::{peers, transport::Transport};
 
 /// How long [`start`] waits for a server to listen.
 pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);

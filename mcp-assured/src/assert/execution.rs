@@ -209,21 +209,10 @@ impl ExecutionAssert<'_> {
         expected: impl Serialize,
     ) -> Result<Self, AssertionError> {
         let expected = serde_json::to_value(expected).unwrap_or(Value::Null);
-        let result = self.execution.result.clone().unwrap_or(Value::Null);
-        match result.pointer(pointer) {
-            Some(actual) if json::equal(&expected, actual) => Ok(self),
-            Some(actual) => self
-                .failure(format!(
-                    "Expected `{pointer}` in the result of tool `{}` to be {expected}, but it is {actual}.",
-                    self.tool()
-                ))
-                .err(),
-            None => self
-                .failure(format!(
-                    "Expected the result of tool `{}` to have a value at `{pointer}`, but there is none.",
-                    self.tool()
-                ))
-                .err(),
+        let result = self.execution.result.as_ref().unwrap_or(&Value::Null);
+        match json::check_at("result", self.tool(), result, pointer, &expected) {
+            Ok(()) => Ok(self),
+            Err(headline) => self.failure(headline).err(),
         }
     }
 

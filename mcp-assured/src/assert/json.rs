@@ -5,6 +5,26 @@ use serde_json::Value;
 
 use super::failure::{AssertionError, Failure};
 
+/// The value at `pointer` in `json`, the `what` of tool `tool`, [`equal`]s `expected`; else
+/// the headline of the failure (the caller adds the facts that show the JSON).
+pub(crate) fn check_at(
+    what: &str,
+    tool: &str,
+    json: &Value,
+    pointer: &str,
+    expected: &Value,
+) -> Result<(), String> {
+    match json.pointer(pointer) {
+        Some(actual) if equal(expected, actual) => Ok(()),
+        Some(actual) => Err(format!(
+            "Expected `{pointer}` in the {what} of tool `{tool}` to be {expected}, but it is {actual}."
+        )),
+        None => Err(format!(
+            "Expected the {what} of tool `{tool}` to have a value at `{pointer}`, but there is none."
+        )),
+    }
+}
+
 /// `actual`, the `what` of tool `tool`, [`equal`]s `expected`; the failure shows a diff.
 pub(crate) fn expect_equal(
     what: &str,

@@ -233,22 +233,12 @@ impl<'a> ToolResultAssert<'a> {
                     .err();
             }
         };
-        match parsed.pointer(pointer) {
-            Some(actual) if json::equal(&expected, actual) => Ok(self),
-            Some(actual) => Failure::new(format!(
-                "Expected `{pointer}` in the JSON of tool `{}` to be {expected}, but it is {actual}.",
-                self.tool
-            ))
-            .fact("tool", self.tool)
-            .json("json", &parsed)
-            .err(),
-            None => Failure::new(format!(
-                "Expected the JSON of tool `{}` to have a value at `{pointer}`, but there is none.",
-                self.tool
-            ))
-            .fact("tool", self.tool)
-            .json("json", &parsed)
-            .err(),
+        match json::check_at("JSON", self.tool, &parsed, pointer, &expected) {
+            Ok(()) => Ok(self),
+            Err(headline) => Failure::new(headline)
+                .fact("tool", self.tool)
+                .json("json", &parsed)
+                .err(),
         }
     }
 

@@ -25,6 +25,7 @@ use super::{
 use crate::{
     credentials::Credentials,
     error::{Error, Result},
+    secret::Secret,
     transport::{Target, in_process::InProcessServer, stdio::StdioCommand},
 };
 
@@ -129,25 +130,25 @@ impl ClientBuilder {
 
     /// Sends `Authorization: Bearer <token>` with every HTTP request. The token never
     /// appears in `Debug` output or errors.
-    pub fn bearer_token(mut self, token: impl Into<String>) -> Self {
-        self.credentials = self.credentials.bearer_token(token.into());
+    pub fn bearer_token(mut self, token: impl Into<Secret>) -> Self {
+        self.credentials = self.credentials.bearer_token(token);
         self
     }
 
     /// Alias of [`bearer_token`](Self::bearer_token), as in RestAssured's `accessToken`.
-    pub fn access_token(self, token: impl Into<String>) -> Self {
+    pub fn access_token(self, token: impl Into<Secret>) -> Self {
         self.bearer_token(token)
     }
 
     /// Sends HTTP basic authentication with every request.
-    pub fn basic_auth(mut self, user: impl Into<String>, password: impl Into<String>) -> Self {
-        self.credentials = self.credentials.basic_auth(user, password.into());
+    pub fn basic_auth(mut self, user: impl Into<String>, password: impl Into<Secret>) -> Self {
+        self.credentials = self.credentials.basic_auth(user, password);
         self
     }
 
     /// Adds a header to every HTTP request. Values are treated as secrets.
-    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
-        self.credentials = self.credentials.header(name, value.into());
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<Secret>) -> Self {
+        self.credentials = self.credentials.header(name, value);
         self
     }
 

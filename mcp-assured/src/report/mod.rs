@@ -45,7 +45,9 @@ pub use self::{junit::Junit, text::Text};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
+    /// It did what was checked.
     Passed,
+    /// It did not; the entry's message says exactly what is wrong.
     Failed,
     /// It does not apply (a capability the server does not offer, no arguments given, a test
     /// that skipped every check, ...).
@@ -59,6 +61,7 @@ pub struct Entry {
     pub suite: String,
     /// e.g. `tools.input_schemas` or `mcp.test.protocol`.
     pub name: String,
+    /// How it ended.
     pub status: Status,
     /// What was found: for a failure, exactly what is wrong.
     pub message: String,
@@ -131,14 +134,17 @@ impl Report {
             .count()
     }
 
+    /// How many entries passed.
     pub fn passed(&self) -> usize {
         self.count(Status::Passed)
     }
 
+    /// How many entries failed.
     pub fn failed(&self) -> usize {
         self.count(Status::Failed)
     }
 
+    /// How many entries were skipped.
     pub fn skipped(&self) -> usize {
         self.count(Status::Skipped)
     }
@@ -164,9 +170,13 @@ impl Report {
 /// and its text `N passed, N failed, N skipped`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Summary {
+    /// Every entry.
     pub total: usize,
+    /// Entries that passed.
     pub passed: usize,
+    /// Entries that failed.
     pub failed: usize,
+    /// Entries that were skipped.
     pub skipped: usize,
     /// Nothing failed (see [`Report::is_success`]).
     pub all_passed: bool,
