@@ -168,7 +168,7 @@ mod transport;
 
 pub use client::{
     ClientBuilder, DEFAULT_TIMEOUT, FromServerResult, IntoAnswer, McpAssured, McpClient,
-    PendingRequest, ServerInfo, ServerRequest,
+    PendingRequest, ServerInfo, ServerRequest, elicitation_defaults,
 };
 pub use credentials::Credentials;
 pub use error::{Error, Result, code};

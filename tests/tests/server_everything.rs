@@ -41,6 +41,7 @@ for_each_transport!(
     drops_log_messages_below_the_level,
     answers_sampling,
     answers_elicitation,
+    accepts_elicitation_defaults,
     answers_roots_and_announces_changes,
     reports_progress_of_a_long_operation,
     pings,
@@ -895,6 +896,43 @@ async fn answers_elicitation(transport: Transport) {
     let properties = schema["properties"].as_object().expect("properties");
     assert_eq!(properties.len(), 13, "{schema:#}");
     assert_eq!(client.unanswered_server_requests(), []);
+}
+
+/// SEP-1034: a client that accepts a form unchanged sends the defaults its schema declares,
+/// of every type (string, integer, number, single and multiple selects, titled and legacy
+/// enums), and nothing for the fields without one.
+async fn accepts_elicitation_defaults(transport: Transport) {
+    let client =
+        connect::everything(transport, |builder| builder.accept_elicitation_defaults()).await;
+    let result = client
+        .call_tool("trigger-elicitation-request", json!({}))
+        .await
+        .unwrap();
+    result.assert().is_success();
+    let raw = result.text();
+    let raw = raw
+        .rsplit_once("Raw result: ")
+        .unwrap_or_else(|| panic!("unexpected text: {raw}"))
+        .1;
+    let raw: Value = serde_json::from_str(raw).unwrap();
+    assert_eq!(
+        raw,
+        json!({"action": "accept", "content": {
+            "firstLine": "It was a dark and stormy night.",
+            "integer": 42,
+            "number": 3.14,
+            "untitledSingleSelectEnum": "Monica",
+            "untitledMultipleSelectEnum": ["Guitar"],
+            "titledSingleSelectEnum": "hero-1",
+            "titledMultipleSelectEnum": ["fish-1"],
+            "legacyTitledEnum": "pet-1",
+        }})
+    );
+    let requests = requests_of(&client, "elicitation/create");
+    assert!(
+        requests.iter().all(|request| request.answered),
+        "{requests:#?}"
+    );
 }
 
 async fn answers_roots_and_announces_changes(transport: Transport) {

@@ -20,7 +20,7 @@ use serde_json::json;
 use super::{
     McpClient, connect,
     handler::Harness,
-    server_requests::{Answers, IntoAnswer, answer},
+    server_requests::{self, Answers, IntoAnswer, answer},
 };
 use crate::{
     credentials::Credentials,
@@ -292,6 +292,14 @@ impl ClientBuilder {
     {
         self.answers.elicitation = Some(answer(answer_with));
         self
+    }
+
+    /// Answers `elicitation/create` as a user who accepts every form unchanged: with the
+    /// defaults its schema declares ([`elicitation_defaults`](crate::elicitation_defaults),
+    /// SEP-1034), and a URL elicitation with no content. Advertises the `elicitation`
+    /// capability.
+    pub fn accept_elicitation_defaults(self) -> Self {
+        self.on_elicitation(server_requests::accept_defaults)
     }
 
     /// Answers `roots/list` with these roots, and advertises the `roots` capability.

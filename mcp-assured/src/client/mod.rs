@@ -38,7 +38,7 @@ use tokio::sync::Mutex;
 pub use self::{
     builder::{ClientBuilder, DEFAULT_TIMEOUT, McpAssured},
     pending::{FromServerResult, PendingRequest},
-    server_requests::{IntoAnswer, ServerRequest},
+    server_requests::{IntoAnswer, ServerRequest, elicitation_defaults},
 };
 use self::{connect::Connection, handler::Harness, listed_tools::Listing};
 use crate::{
