@@ -901,6 +901,7 @@ async fn answers_elicitation(transport: Transport) {
 /// SEP-1034: a client that accepts a form unchanged sends the defaults its schema declares,
 /// of every type (string, integer, number, single and multiple selects, titled and legacy
 /// enums), and nothing for the fields without one.
+#[allow(clippy::approx_constant)] // 3.14 is the server's default, not an approximation of π
 async fn accepts_elicitation_defaults(transport: Transport) {
     let client =
         connect::everything(transport, |builder| builder.accept_elicitation_defaults()).await;
