@@ -447,7 +447,7 @@ mod companion {
         let hung = fails(
             &client,
             "connect_to_server",
-            json!({"command": "sh", "args": ["-c", "echo waiting >&2; sleep 30"], "timeout_ms": 300}),
+            json!({"command": "sh", "args": ["-c", "echo waiting >&2; sleep 30"], "startup_timeout_ms": 300}),
             "timeout",
         )
         .await;

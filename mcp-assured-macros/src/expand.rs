@@ -430,6 +430,9 @@ fn settings(options: &Options, variant: Option<&str>) -> TokenStream {
     if let Some(ms) = options.request_timeout_ms {
         client.extend(quote!(.timeout(::core::time::Duration::from_millis(#ms))));
     }
+    if let Some(ms) = options.startup_timeout_ms {
+        client.extend(quote!(.startup_timeout(::core::time::Duration::from_millis(#ms))));
+    }
     if let Some(protocol) = &options.protocol {
         client.extend(quote!(.protocol_version(#protocol)));
     }

@@ -11,7 +11,8 @@ use syn::{
 
 /// Every option, as the error for an unknown one lists them.
 pub(crate) const OPTIONS: &str = "server, transport, env(..), args(..), headers(..), \
-    bearer_token, protocol, client, timeout, request_timeout, cwd, worker_threads, crate";
+    bearer_token, protocol, client, timeout, request_timeout, startup_timeout, cwd, \
+    worker_threads, crate";
 
 /// Where the server under test comes from.
 pub(crate) enum ServerEntry {
@@ -84,6 +85,7 @@ pub(crate) struct Options {
     pub(crate) protocol: Option<LitStr>,
     pub(crate) timeout_ms: Option<u64>,
     pub(crate) request_timeout_ms: Option<u64>,
+    pub(crate) startup_timeout_ms: Option<u64>,
     pub(crate) cwd: Option<Expr>,
     pub(crate) worker_threads: Option<LitInt>,
 }
@@ -125,6 +127,9 @@ impl Options {
             "timeout" => self.timeout_ms = Some(parse_duration(&meta.value()?.parse()?)?),
             "request_timeout" => {
                 self.request_timeout_ms = Some(parse_duration(&meta.value()?.parse()?)?);
+            }
+            "startup_timeout" => {
+                self.startup_timeout_ms = Some(parse_duration(&meta.value()?.parse()?)?);
             }
             "cwd" => self.cwd = Some(meta.value()?.parse()?),
             "worker_threads" => {

@@ -107,7 +107,7 @@ pub enum Error {
 
     /// No answer arrived within the timeout; the request was cancelled with
     /// `notifications/cancelled`.
-    #[error("`{method}` got no answer within {timeout:?}; the request was cancelled. Raise the limit with `.timeout(..)` on the builder or `client.with_timeout(..)` if the server is just slow.{}", tail(.stderr_tail))]
+    #[error("`{method}` got no answer within {timeout:?}; {}{}", raise(method), tail(.stderr_tail))]
     Timeout {
         /// The request's method.
         method: String,
@@ -285,6 +285,18 @@ fn data_suffix(data: Option<&Value>) -> String {
 
 fn during(method: Option<&str>) -> String {
     method.map(|m| format!(" during `{m}`")).unwrap_or_default()
+}
+
+/// What to do about a timeout: start-up has a limit of its own.
+fn raise(method: &str) -> &'static str {
+    if method == "initialize" {
+        "the server did not start in time (the start-up timeout). Raise it with \
+         `.startup_timeout(..)` on the builder (`startup_timeout = \"..\"` in `#[mcp_test]`) if \
+         the server is just slow to boot."
+    } else {
+        "the request was cancelled. Raise the limit with `.timeout(..)` on the builder or \
+         `client.with_timeout(..)` if the server is just slow."
+    }
 }
 
 fn tail(stderr: &Option<String>) -> String {

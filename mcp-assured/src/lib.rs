@@ -95,7 +95,7 @@
 //! | `transport = stdio \| http \| sse` | how a `bin`/`command` child is reached (default `stdio`); a list makes one test each. `http(args(..), env(..), path = "/mcp")` adds what only that transport needs |
 //! | `env(NAME = "value", ..)`, `args("a", ..)` | for `bin`/`command` children; `{port}` and `{fixture}` placeholders are filled in, `{{` is a brace |
 //! | `cwd = "dir"` | the child's working directory |
-//! | `timeout = "10s"` | for the whole test, set-up included (default 60 s); requests time out at ¾ of it (at most 30 s) unless `request_timeout = ".."` |
+//! | `timeout = "10s"` | for the whole test, set-up included (default 60 s); requests time out at ¾ of it (at most 30 s) unless `request_timeout = ".."`, and so does start-up (spawn or connect, and `initialize`; at most 60 s) unless `startup_timeout = ".."` |
 //! | `protocol = "2025-11-25"` | the protocol version the client offers |
 //! | `bearer_token = expr`, `headers("Name" = expr, ..)` | client credentials for HTTP servers; never printed |
 //! | `client = \|builder\| ..` | anything else for the [`ClientBuilder`], e.g. `client = \|b\| b.on_sampling(..)`; may use fixtures by name |
@@ -167,8 +167,8 @@ pub mod snapshot;
 mod transport;
 
 pub use client::{
-    ClientBuilder, DEFAULT_TIMEOUT, FromServerResult, IntoAnswer, McpAssured, McpClient,
-    PendingRequest, ServerInfo, ServerRequest, elicitation_defaults,
+    ClientBuilder, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT, FromServerResult, IntoAnswer,
+    McpAssured, McpClient, PendingRequest, ServerInfo, ServerRequest, elicitation_defaults,
 };
 pub use credentials::Credentials;
 pub use error::{Error, Result, code};

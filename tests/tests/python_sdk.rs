@@ -2,11 +2,13 @@
 //! stdio, streamable HTTP and HTTP+SSE. What the server does is in
 //! `tests/peers/PYTHON-SERVER.md`.
 
+use std::time::{Duration, Instant};
+
 use mcp_assured::{
-    code,
+    McpAssured, code,
     model::{Reference, ResourceContents},
 };
-use mcp_assured_tests::{Connected, Transport, connect, for_each_transport};
+use mcp_assured_tests::{Connected, Transport, connect, for_each_transport, peers};
 use serde_json::json;
 
 async fn connect(transport: Transport) -> Connected {
@@ -194,4 +196,31 @@ async fn has_no_logging(transport: Transport) {
 async fn pings(transport: Transport) {
     let client = connect(transport).await;
     client.ping().await.unwrap();
+}
+
+/// A request timeout shorter than the interpreter takes to boot does not fail start-up, which
+/// has a limit of its own; the short timeout is the requests'.
+#[tokio::test]
+async fn a_short_request_timeout_does_not_fail_a_slow_start() {
+    let short = Duration::from_millis(50);
+    let started = Instant::now();
+    let client = McpAssured::client()
+        .command(peers::python())
+        .arg(peers::python_server_script())
+        .timeout(short)
+        .build()
+        .await
+        .unwrap();
+    let took = started.elapsed();
+    assert!(
+        took > short,
+        "the server started in {took:?}: too fast to show anything"
+    );
+    assert_eq!(client.timeout(), short);
+    client
+        .with_timeout(Duration::from_secs(10))
+        .ping()
+        .await
+        .unwrap();
+    client.close().await.unwrap();
 }

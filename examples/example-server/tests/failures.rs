@@ -228,7 +228,7 @@ async fn a_server_that_never_answers_initialize_times_out_and_is_reaped() {
     let error = McpAssured::client()
         .command("sleep")
         .arg(marker)
-        .timeout(SHORT)
+        .startup_timeout(SHORT)
         .build()
         .await
         .unwrap_err();

@@ -205,6 +205,18 @@ mod failing {
         panic!("the request timed out");
     }
 
+    #[mcp_test(
+        server = command("sh", "-c", "echo 'still booting' >&2; sleep 30"),
+        startup_timeout = "300ms",
+        timeout = "10s"
+    )]
+    #[should_panic(
+        expected = "`initialize` got no answer within 300ms; the server did not start in time"
+    )]
+    pub async fn a_server_that_never_answers_initialize(client: McpClient) {
+        client.ping().await.unwrap();
+    }
+
     #[mcp_test(server = command("sh", "-c", "echo 'config missing' >&2; exit 3"), timeout = "10s")]
     #[should_panic(expected = "config missing")]
     pub async fn stdio_server_exits_at_start(client: McpClient) {

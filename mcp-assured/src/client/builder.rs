@@ -29,8 +29,12 @@ use crate::{
     transport::{Target, in_process::InProcessServer, stdio::StdioCommand},
 };
 
-/// The default time a request (and the connection handshake) may take.
+/// The default time a request may take.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The default time start-up may take: spawning the server or connecting to it, and the
+/// `initialize` handshake. Generous, since interpreters and containers boot slowly.
+pub const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The streamable HTTP path used when a base URI has none.
 const DEFAULT_MCP_PATH: &str = "/mcp";
@@ -81,6 +85,8 @@ pub struct ClientBuilder {
     /// `None` until set: [`DEFAULT_TIMEOUT`], or what `#[mcp_test]` derives from the test's
     /// own timeout.
     timeout: Option<Duration>,
+    /// `None` until set: [`DEFAULT_STARTUP_TIMEOUT`], or what `#[mcp_test]` derives.
+    startup_timeout: Option<Duration>,
     protocol_version: ProtocolVersion,
     client_info: Implementation,
     answers: Answers,
@@ -97,6 +103,7 @@ impl Default for ClientBuilder {
             command: None,
             service: None,
             timeout: None,
+            startup_timeout: None,
             // The newest version with the `initialize` handshake and server→client requests;
             // what almost every server speaks today.
             protocol_version: ProtocolVersion::LATEST_WITH_INITIALIZE,
@@ -160,8 +167,10 @@ impl ClientBuilder {
         self
     }
 
-    /// How long each request, and the connection handshake, may take (default 30 s).
-    /// Override it for single calls with [`McpClient::with_timeout`].
+    /// How long each request may take (default [`DEFAULT_TIMEOUT`], 30 s). Start-up has a
+    /// limit of its own ([`startup_timeout`](Self::startup_timeout)), so a short one here,
+    /// chosen to catch a hanging tool, does not fail a server that is slow to boot. Override
+    /// it for single calls with [`McpClient::with_timeout`].
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self
@@ -170,6 +179,38 @@ impl ClientBuilder {
     /// The timeout for when none was set with [`timeout`](Self::timeout).
     pub(crate) fn default_timeout(mut self, timeout: Duration) -> Self {
         self.timeout.get_or_insert(timeout);
+        self
+    }
+
+    /// How long start-up may take: spawning the server or connecting to it, and the
+    /// `initialize` handshake (default [`DEFAULT_STARTUP_TIMEOUT`], 60 s). When it expires,
+    /// `build()` fails with [`Error::Timeout`] for `initialize`, with the server's stderr
+    /// tail, and a child is killed.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> mcp_assured::Result<()> {
+    /// use std::time::Duration;
+    /// use mcp_assured::McpAssured;
+    ///
+    /// // A Python server may take seconds to boot; its tools must answer within 800 ms.
+    /// let client = McpAssured::client()
+    ///     .command("python3")
+    ///     .arg("server.py")
+    ///     .startup_timeout(Duration::from_secs(20))
+    ///     .timeout(Duration::from_millis(800))
+    ///     .build()
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn startup_timeout(mut self, timeout: Duration) -> Self {
+        self.startup_timeout = Some(timeout);
+        self
+    }
+
+    /// The start-up timeout for when none was set with
+    /// [`startup_timeout`](Self::startup_timeout).
+    pub(crate) fn default_startup_timeout(mut self, timeout: Duration) -> Self {
+        self.startup_timeout.get_or_insert(timeout);
         self
     }
 
@@ -315,8 +356,9 @@ impl ClientBuilder {
     /// [`Error::Undecodable`], [`Error::Timeout`] and the like, each naming what happened.
     pub async fn build(self) -> Result<McpClient> {
         let timeout = self.timeout.unwrap_or(DEFAULT_TIMEOUT);
+        let startup_timeout = self.startup_timeout.unwrap_or(DEFAULT_STARTUP_TIMEOUT);
         let (target, harness) = self.into_parts()?;
-        let connection = connect::connect(target, harness.clone(), timeout).await?;
+        let connection = connect::connect(target, harness.clone(), startup_timeout).await?;
         Ok(McpClient::new(connection, harness, timeout))
     }
 

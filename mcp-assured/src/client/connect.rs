@@ -22,11 +22,13 @@ pub(crate) struct Connection {
     pub(crate) target: String,
 }
 
+/// Opens `target` and runs the handshake, all within `startup_timeout`.
 pub(crate) async fn connect(
     target: Target,
     harness: Harness,
-    timeout: Duration,
+    startup_timeout: Duration,
 ) -> Result<Connection> {
+    let timeout = startup_timeout;
     let diagnostics = Diagnostics::new();
     let description = target.describe();
     let attempt = open(target, harness, &description, &diagnostics);

@@ -36,7 +36,7 @@ use serde_json::Value;
 use tokio::sync::Mutex;
 
 pub use self::{
-    builder::{ClientBuilder, DEFAULT_TIMEOUT, McpAssured},
+    builder::{ClientBuilder, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT, McpAssured},
     pending::{FromServerResult, PendingRequest},
     server_requests::{IntoAnswer, ServerRequest, elicitation_defaults},
 };

@@ -66,7 +66,7 @@ async fn hanging_on_initialize(via: Via) {
     let (builder, server) = fault_server(via, Fault::HangOnInitialize, &tag).await;
     let limit = Duration::from_secs(1);
     let started = Instant::now();
-    let error = builder.timeout(limit).build().await.unwrap_err();
+    let error = builder.startup_timeout(limit).build().await.unwrap_err();
     let waited = started.elapsed();
     assert!(
         matches!(&error, Error::Timeout { method, timeout, .. }

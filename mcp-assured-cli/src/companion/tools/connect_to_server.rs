@@ -70,6 +70,11 @@ struct ConnectArgs {
     /// How long each request to this server may take, in milliseconds (default 30000).
     #[schemars(range(min = 1))]
     timeout_ms: Option<u64>,
+    /// How long start-up may take: spawning or reaching the server and its initialize
+    /// handshake, in milliseconds (default 60000). Separate from timeout_ms, so that a short
+    /// request timeout does not fail a server that is slow to boot.
+    #[schemars(range(min = 1))]
+    startup_timeout_ms: Option<u64>,
 }
 
 pub(crate) fn definition() -> Tool {
@@ -112,6 +117,9 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
     }
     if let Some(ms) = args.timeout_ms {
         builder = builder.timeout(Duration::from_millis(ms.max(1)));
+    }
+    if let Some(ms) = args.startup_timeout_ms {
+        builder = builder.startup_timeout(Duration::from_millis(ms.max(1)));
     }
     let name = args.name.unwrap_or_else(|| DEFAULT_CONNECTION.to_owned());
     let client: McpClient = match builder.build().await {
