@@ -286,6 +286,17 @@ fn a_hung_request_times_out_before_the_test_does() {
 }
 
 #[test]
+fn a_server_that_never_starts_names_the_startup_timeout_and_shows_its_stderr() {
+    let message = failure_of(failing::a_server_that_never_answers_initialize);
+    assert!(
+        message.starts_with("the test could not start:"),
+        "{message}"
+    );
+    assert!(message.contains("`.startup_timeout(..)`"), "{message}");
+    assert!(message.contains("still booting"), "{message}");
+}
+
+#[test]
 fn a_server_that_exits_at_start_is_reported_with_its_stderr() {
     let message = failure_of(failing::stdio_server_exits_at_start);
     assert!(
