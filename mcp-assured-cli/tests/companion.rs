@@ -6,7 +6,11 @@ mod support;
 
 use mcp_assured::{McpClient, assert_tool_snapshot, fixture::free_port, mcp_test};
 use mcp_assured_cli::CompanionServer;
-use mcp_assured_tests::{ExampleHttp, example_server_binary, peers::SELFTEST_SERVER};
+use mcp_assured_tests::{
+    ExampleHttp, example_server_binary,
+    peers::SELFTEST_SERVER,
+    tls::{Flaw, HttpsFront, TestCa},
+};
 use serde_json::{Value, json};
 
 use support::{envelope, fails, ok};
@@ -305,6 +309,69 @@ mod companion {
             "not_connected",
         )
         .await;
+    }
+
+    /// Over https://, `cacert` (a file or the PEM itself) or `insecure` connects; without
+    /// either, a private CA's certificate is `connection_failed` naming the unknown issuer
+    /// and how to trust it.
+    #[mcp_test]
+    async fn connects_over_https_with_cacert_or_insecure(client: McpClient, example: &ExampleHttp) {
+        let ca = TestCa::new();
+        let backend = example
+            .url
+            .trim_start_matches("http://")
+            .trim_end_matches("/mcp");
+        let front =
+            HttpsFront::start(backend.parse().unwrap(), &ca.server_certificate(Flaw::None)).await;
+        let url = front.url("/mcp");
+        let untrusted = fails(
+            &client,
+            "connect_to_server",
+            json!({"url": url}),
+            "connection_failed",
+        )
+        .await;
+        let details = &untrusted["error"]["details"];
+        assert_eq!(
+            details["tls_problem"],
+            json!("UnknownIssuer"),
+            "{untrusted}"
+        );
+        let message = untrusted["error"]["message"].as_str().unwrap();
+        assert!(message.contains("unknown issuer"), "{message}");
+        assert!(
+            message.contains("`cacert` in connect_to_server"),
+            "{message}"
+        );
+
+        let ca_file = ca.file().to_str().unwrap();
+        for (args, trusts) in [
+            (
+                json!({"url": url, "cacert": ca_file}),
+                format!("the platform's CAs and {ca_file}"),
+            ),
+            (
+                json!({"url": url, "cacert": ca.pem()}),
+                "the platform's CAs and a CA certificate given as PEM".to_owned(),
+            ),
+            (
+                json!({"url": url, "insecure": true}),
+                "any certificate (insecure)".to_owned(),
+            ),
+        ] {
+            let connected = ok(&client, "connect_to_server", args).await;
+            assert_eq!(
+                connected["connection"]["tls"]["trusts"],
+                json!(trusts),
+                "{connected}"
+            );
+            ok(
+                &client,
+                "call_tool",
+                json!({"name": "echo", "arguments": {"message": "tls"}}),
+            )
+            .await;
+        }
     }
 
     #[mcp_test]

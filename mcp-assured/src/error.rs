@@ -69,6 +69,19 @@ pub enum Error {
         reason: String,
     },
 
+    /// The TLS handshake with an `https://` server failed: its certificate is not trusted,
+    /// expired, or for another host, or it does not speak TLS at all. [`TlsProblem`] says
+    /// which; the message says what to do.
+    #[error("TLS with {target} failed: {problem}. {}", problem.remedy())]
+    Tls {
+        /// The URL the client tried.
+        target: String,
+        /// What was wrong.
+        problem: TlsProblem,
+        /// The TLS library's own words, for the rare case they say more.
+        reason: String,
+    },
+
     /// The server process could not be started.
     #[error(
         "could not start the server `{command}`: {source}. Check that the program exists and is executable."
@@ -213,6 +226,82 @@ pub enum Error {
         /// Why, and what to pass instead.
         reason: String,
     },
+}
+
+/// Why a TLS handshake failed, in [`Error::Tls`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TlsProblem {
+    /// The certificate chain ends at an issuer the client does not trust: a self-signed
+    /// certificate or a private CA.
+    UnknownIssuer,
+    /// The certificate has expired.
+    Expired,
+    /// The certificate is not valid yet.
+    NotYetValid,
+    /// The certificate is for another host name than the one in the URL.
+    WrongHostName,
+    /// The certificate was revoked.
+    Revoked,
+    /// The certificate is invalid for another reason (a bad signature, a CA used as a
+    /// server's certificate, an unsupported algorithm, ...).
+    BadCertificate,
+    /// The server did not answer in TLS: most often a plain `http://` server asked for with
+    /// `https://`.
+    NotTls,
+    /// The handshake failed otherwise (no common protocol version or cipher, an alert).
+    Handshake,
+}
+
+impl TlsProblem {
+    /// What to do about it.
+    pub fn remedy(self) -> &'static str {
+        match self {
+            TlsProblem::UnknownIssuer => {
+                "Trust the CA that signed it: `.ca_certificate_pem(..)` or \
+                 `.ca_certificate_file(..)` on the builder, `--cacert FILE` on the command line, \
+                 `cacert` in connect_to_server, or SSL_CERT_FILE; for a throwaway self-signed \
+                 test server, accept any certificate with `.accept_invalid_certificates(true)` \
+                 / `-k`"
+            }
+            TlsProblem::Expired | TlsProblem::NotYetValid => {
+                "Renew the server's certificate (or check this machine's clock); to test anyway, \
+                 accept invalid certificates with `.accept_invalid_certificates(true)` / `-k`"
+            }
+            TlsProblem::WrongHostName => {
+                "Use the host name the certificate names in the URL, or issue the certificate \
+                 for this host (for 127.0.0.1, an IP address SAN); to test anyway, accept \
+                 invalid certificates with `.accept_invalid_certificates(true)` / `-k`"
+            }
+            TlsProblem::Revoked | TlsProblem::BadCertificate => {
+                "Give the server a valid certificate; to test anyway, accept invalid \
+                 certificates with `.accept_invalid_certificates(true)` / `-k`"
+            }
+            TlsProblem::NotTls => "If the server speaks plain HTTP, use an `http://` URL",
+            TlsProblem::Handshake => {
+                "Check that the server offers TLS 1.2 or 1.3 with a common cipher suite"
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for TlsProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            TlsProblem::UnknownIssuer => {
+                "the server's certificate is signed by an unknown issuer (not a trusted CA)"
+            }
+            TlsProblem::Expired => "the server's certificate has expired",
+            TlsProblem::NotYetValid => "the server's certificate is not valid yet",
+            TlsProblem::WrongHostName => {
+                "the server's certificate is for another host name than the URL's"
+            }
+            TlsProblem::Revoked => "the server's certificate was revoked",
+            TlsProblem::BadCertificate => "the server's certificate is invalid",
+            TlsProblem::NotTls => "the server did not answer in TLS",
+            TlsProblem::Handshake => "the TLS handshake failed",
+        })
+    }
 }
 
 impl Error {

@@ -164,6 +164,7 @@ pub mod schema;
 mod secret;
 pub mod server_tests;
 pub mod snapshot;
+mod tls;
 mod transport;
 
 pub use client::{
@@ -171,12 +172,13 @@ pub use client::{
     McpAssured, McpClient, PendingRequest, ServerInfo, ServerRequest, elicitation_defaults,
 };
 pub use credentials::Credentials;
-pub use error::{Error, Result, code};
+pub use error::{Error, Result, TlsProblem, code};
 pub use results::{
     mcp::{PromptResult, ResourceResult, ToolResult},
     notification::{LogMessage, Notification, Progress},
 };
 pub use secret::Secret;
+pub use tls::Tls;
 
 /// Turns an async function into a test of an MCP server: starts the server (in process, as
 /// a child over stdio or HTTP, or reached at a URL), the wiremock backends it calls and the

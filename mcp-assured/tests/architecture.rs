@@ -16,6 +16,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("report", 1),
     ("results", 2),
     ("credentials", 2),
+    ("tls", 2),
     ("assert", 3),
     ("transport", 3),
     ("client", 4),

@@ -85,9 +85,24 @@ def main() -> None:
     parser.add_argument("--transport", choices=["stdio", "streamable-http", "sse"], default="stdio")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--certfile", help="serve HTTPS with this certificate (PEM); needs --keyfile")
+    parser.add_argument("--keyfile", help="the certificate's private key (PEM)")
     args = parser.parse_args()
     if args.transport == "stdio":
         server.run()
+    elif args.certfile:
+        # The SDK's run() has no TLS options; serve its ASGI app with uvicorn, as a deployment does.
+        import uvicorn
+
+        app = server.streamable_http_app() if args.transport == "streamable-http" else server.sse_app()
+        uvicorn.run(
+            app,
+            host=args.host,
+            port=args.port,
+            ssl_certfile=args.certfile,
+            ssl_keyfile=args.keyfile,
+            log_level="warning",
+        )
     else:
         server.run(args.transport, host=args.host, port=args.port)
 

@@ -15,6 +15,7 @@
 //! - The example server as a target: in process over HTTP ([`ExampleHttp`], a fixture), or
 //!   its binary ([`example_server_binary`]).
 //! - [`faults`]: the misbehaving server of the fault-injection suite.
+//! - [`tls`]: a test CA and a TLS front, to reach any of these over `https://`.
 //!
 //! ```no_run
 //! use mcp_assured::McpAssured;
@@ -40,6 +41,7 @@ pub mod peers;
 mod poll;
 pub mod processes;
 pub mod server;
+pub mod tls;
 mod transport;
 
 pub use connect::Connected;

@@ -11,7 +11,11 @@ use std::time::Duration;
 
 use mcp_assured::fixture::{ServerCommand, ServerProcess};
 
-use crate::{peers, transport::Transport};
+use crate::{
+    peers,
+    tls::{CertificateFiles, ServerCertificate},
+    transport::Transport,
+};
 
 /// How long [`start`] waits for a server to listen.
 pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
@@ -58,6 +62,45 @@ pub async fn python(transport: Transport) -> ServerProcess {
         .arg(peers::python_server_script())
         .args(["--transport", mode, "--port", "{port}"]);
     start(&command, path).await
+}
+
+/// The Python SDK peer serving HTTPS itself (uvicorn's TLS) with `certificate`, over
+/// streamable HTTP or HTTP+SSE. The certificate's files live as long as the server.
+///
+/// # Panics
+///
+/// Over another transport, or if it cannot be installed or started.
+pub async fn python_https(transport: Transport, certificate: &ServerCertificate) -> PythonHttps {
+    let (mode, path) = http(transport, ["streamable-http", "sse"]);
+    let files = certificate.files();
+    let python = blocking(peers::python).await;
+    let command = ServerCommand::new(python)
+        .arg(peers::python_server_script())
+        .args(["--transport", mode, "--port", "{port}"])
+        .arg("--certfile")
+        .arg(files.certificate())
+        .arg("--keyfile")
+        .arg(files.key());
+    let server = start(&command, path).await;
+    PythonHttps {
+        server,
+        _files: files,
+    }
+}
+
+/// The Python SDK peer over HTTPS, from [`python_https`].
+#[derive(Debug)]
+pub struct PythonHttps {
+    pub server: ServerProcess,
+    _files: CertificateFiles,
+}
+
+impl PythonHttps {
+    /// `https://127.0.0.1:PORT/mcp` (or `/sse`).
+    pub fn url(&self) -> String {
+        let url = self.server.url().expect("an HTTP server");
+        url.replacen("http://", "https://", 1)
+    }
 }
 
 /// A peer's name for the HTTP `transport` (of its names for streamable HTTP and HTTP+SSE),

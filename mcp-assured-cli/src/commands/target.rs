@@ -1,10 +1,10 @@
 //! The server a one-shot command talks to: `<url>` or `-- <command> [args…]`, with headers,
-//! a bearer token, environment and a timeout.
+//! a bearer token, TLS trust, environment and a timeout.
 
-use std::time::Duration;
+use std::{path::PathBuf, time::Duration};
 
 use clap::{Args, ValueEnum};
-use mcp_assured::{Credentials, McpAssured, McpClient, rest::RestClient};
+use mcp_assured::{Credentials, McpAssured, McpClient, Tls, rest::RestClient};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum HttpTransport {
@@ -30,6 +30,14 @@ pub(crate) struct Target {
     /// An environment variable for a command server, `NAME=value` (repeatable).
     #[arg(long = "env", short = 'e', value_name = "NAME=VALUE")]
     env: Vec<String>,
+    /// Also trust the CA certificate(s) in this PEM file over https:// (as curl's
+    /// --cacert); the platform's CAs, or SSL_CERT_FILE's, are trusted anyway.
+    #[arg(long, value_name = "FILE")]
+    cacert: Option<PathBuf>,
+    /// Accept any server certificate over https:// (self-signed, expired, for another
+    /// host), as curl's -k. For test servers only.
+    #[arg(long, short = 'k')]
+    insecure: bool,
     /// Seconds each request may take.
     #[arg(long, default_value_t = 30)]
     timeout: u64,
@@ -69,6 +77,7 @@ impl Target {
         }
         builder
             .credentials(self.credentials()?)
+            .tls(self.tls())
             .build()
             .await
             .map_err(|error| error.to_string())
@@ -80,8 +89,18 @@ impl Target {
         McpAssured::rest()
             .base_uri(base)
             .credentials(self.credentials()?)
+            .tls(self.tls())
             .build()
             .map_err(|error| error.to_string())
+    }
+
+    /// `--cacert` and `--insecure`.
+    fn tls(&self) -> Tls {
+        let tls = Tls::new().accept_invalid_certificates(self.insecure);
+        match &self.cacert {
+            Some(file) => tls.ca_certificate_file(file),
+            None => tls,
+        }
     }
 
     /// The `--header`s and `--bearer-token`.

@@ -83,9 +83,10 @@ pub(crate) enum Operation {
 pub(crate) fn classify(error: &Error, operation: Operation) -> ErrorType {
     match error {
         Error::Timeout { .. } => ErrorType::Timeout,
-        Error::Connect { .. } | Error::Spawn { .. } | Error::Initialize { .. } => {
-            ErrorType::ConnectionFailed
-        }
+        Error::Connect { .. }
+        | Error::Tls { .. }
+        | Error::Spawn { .. }
+        | Error::Initialize { .. } => ErrorType::ConnectionFailed,
         Error::ServerExited { .. }
         | Error::Undecodable { .. }
         | Error::Transport { .. }
@@ -146,6 +147,9 @@ pub(crate) fn details(error: &Error) -> Value {
             "message": message,
             "data": data,
         });
+    }
+    if let Error::Tls { problem, .. } = error {
+        details["tls_problem"] = json!(format!("{problem:?}"));
     }
     if let Some(status) = error.http_status() {
         details["http_status"] = json!(status);

@@ -31,6 +31,8 @@ pub(crate) struct Connection {
     pub(crate) connected_at: Timestamp,
     /// What credentials were given, never their values.
     pub(crate) auth: Vec<String>,
+    /// Over https://, which certificates are trusted (`Tls::describe`).
+    pub(crate) tls: Option<String>,
     pub(crate) stats: Stats,
     /// How many notifications `get_notifications` has handed out (when peeking is off).
     pub(crate) notifications_seen: AtomicU64,
@@ -74,14 +76,18 @@ impl Connection {
         if let Some(title) = &info.title {
             server_info["title"] = json!(title);
         }
-        json!({
+        let mut summary = json!({
             "name": self.name,
             "server_url": self.server_url,
             "transport": self.transport,
             "connected_at": iso(self.connected_at),
             "server_info": server_info,
             "auth": if self.auth.is_empty() { json!("none") } else { json!(self.auth) },
-        })
+        });
+        if let Some(tls) = &self.tls {
+            summary["tls"] = json!({ "trusts": tls });
+        }
+        summary
     }
 
     /// The summary plus the server's capabilities and instructions, and the statistics.

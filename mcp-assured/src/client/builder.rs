@@ -26,7 +26,8 @@ use crate::{
     credentials::Credentials,
     error::{Error, Result},
     secret::Secret,
-    transport::{Target, in_process::InProcessServer, stdio::StdioCommand},
+    tls::Tls,
+    transport::{Target, http::HttpTarget, in_process::InProcessServer, stdio::StdioCommand},
 };
 
 /// The default time a request may take.
@@ -80,6 +81,7 @@ pub struct ClientBuilder {
     base_uri: Option<String>,
     http_kind: Option<HttpKind>,
     credentials: Credentials,
+    tls: Tls,
     command: Option<StdioCommand>,
     service: Option<InProcessServer>,
     /// `None` until set: [`DEFAULT_TIMEOUT`], or what `#[mcp_test]` derives from the test's
@@ -100,6 +102,7 @@ impl Default for ClientBuilder {
             base_uri: None,
             http_kind: None,
             credentials: Credentials::new(),
+            tls: Tls::new(),
             command: None,
             service: None,
             timeout: None,
@@ -164,6 +167,34 @@ impl ClientBuilder {
     /// of a hybrid server.
     pub fn credentials(mut self, credentials: Credentials) -> Self {
         self.credentials = credentials;
+        self
+    }
+
+    /// Over `https://`, also trusts the CA certificate(s) in this PEM text, besides the
+    /// platform's (see [`Tls`]).
+    pub fn ca_certificate_pem(mut self, pem: impl Into<Vec<u8>>) -> Self {
+        self.tls = self.tls.ca_certificate_pem(pem);
+        self
+    }
+
+    /// Over `https://`, also trusts the CA certificate(s) in this PEM file, read by
+    /// `build()`; curl's `--cacert`.
+    pub fn ca_certificate_file(mut self, path: impl AsRef<std::path::Path>) -> Self {
+        self.tls = self.tls.ca_certificate_file(path);
+        self
+    }
+
+    /// Over `https://`, accepts any certificate (self-signed, expired, for another host), as
+    /// curl's `-k/--insecure`. For test servers only.
+    pub fn accept_invalid_certificates(mut self, accept: bool) -> Self {
+        self.tls = self.tls.accept_invalid_certificates(accept);
+        self
+    }
+
+    /// Whom to trust over `https://`, replacing what was set before: the same [`Tls`] can
+    /// go to the [REST client](crate::rest::RestClientBuilder::tls).
+    pub fn tls(mut self, tls: Tls) -> Self {
+        self.tls = tls;
         self
     }
 
@@ -401,7 +432,7 @@ impl ClientBuilder {
         config.protocol_version = self.protocol_version;
         let harness = Harness::new(config, self.answers);
         let target = if let Some(uri) = self.base_uri {
-            http_target(&uri, self.http_kind, self.credentials)?
+            http_target(&uri, self.http_kind, self.credentials, self.tls)?
         } else if let Some(command) = self.command {
             Target::Stdio(command)
         } else {
@@ -425,7 +456,12 @@ fn capabilities(answers: &Answers) -> ClientCapabilities {
     serde_json::from_value(capabilities.into()).expect("client capabilities are well-formed")
 }
 
-fn http_target(uri: &str, kind: Option<HttpKind>, mut credentials: Credentials) -> Result<Target> {
+fn http_target(
+    uri: &str,
+    kind: Option<HttpKind>,
+    mut credentials: Credentials,
+    tls: Tls,
+) -> Result<Target> {
     let mut url = reqwest::Url::parse(uri).map_err(|e| {
         Error::invalid(
             "base URI",
@@ -450,10 +486,14 @@ fn http_target(uri: &str, kind: Option<HttpKind>, mut credentials: Credentials) 
             HttpKind::Sse => DEFAULT_SSE_PATH,
         });
     }
-    let url = url.to_string();
+    let http = HttpTarget {
+        url: url.to_string(),
+        credentials,
+        tls,
+    };
     Ok(match kind {
-        HttpKind::StreamableHttp => Target::StreamableHttp { url, credentials },
-        HttpKind::Sse => Target::Sse { url, credentials },
+        HttpKind::StreamableHttp => Target::StreamableHttp(http),
+        HttpKind::Sse => Target::Sse(http),
     })
 }
 
@@ -469,7 +509,7 @@ mod tests {
     fn a_bare_base_uri_gets_the_mcp_path() {
         let target = target_of(McpAssured::client().base_uri("http://127.0.0.1:3001"));
         assert!(
-            matches!(&target, Target::StreamableHttp { url, .. } if url == "http://127.0.0.1:3001/mcp"),
+            matches!(&target, Target::StreamableHttp(http) if http.url == "http://127.0.0.1:3001/mcp"),
             "{target:?}"
         );
     }
@@ -478,12 +518,12 @@ mod tests {
     fn an_sse_path_selects_the_sse_transport() {
         let target = target_of(McpAssured::client().base_uri("http://127.0.0.1:8080/mcp/sse"));
         assert!(
-            matches!(&target, Target::Sse { url, .. } if url == "http://127.0.0.1:8080/mcp/sse"),
+            matches!(&target, Target::Sse(http) if http.url == "http://127.0.0.1:8080/mcp/sse"),
             "{target:?}"
         );
         let forced = target_of(McpAssured::client().base_uri("http://127.0.0.1:8080").sse());
         assert!(
-            matches!(&forced, Target::Sse { url, .. } if url == "http://127.0.0.1:8080/sse"),
+            matches!(&forced, Target::Sse(http) if http.url == "http://127.0.0.1:8080/sse"),
             "{forced:?}"
         );
     }
@@ -491,14 +531,15 @@ mod tests {
     #[test]
     fn credentials_in_the_url_become_basic_auth() {
         let target = target_of(McpAssured::client().base_uri("http://ada:p%40ss@127.0.0.1:1/mcp"));
-        let Target::StreamableHttp { url, credentials } = &target else {
+        let Target::StreamableHttp(http) = &target else {
             panic!("{target:?}")
         };
-        assert_eq!(url, "http://127.0.0.1:1/mcp");
+        assert_eq!(http.url, "http://127.0.0.1:1/mcp");
         assert_eq!(
-            credentials,
-            &Credentials::new().basic_auth("ada", "p@ss"),
-            "{credentials:?}"
+            http.credentials,
+            Credentials::new().basic_auth("ada", "p@ss"),
+            "{:?}",
+            http.credentials
         );
         let both = McpAssured::client()
             .base_uri("http://ada:pass@127.0.0.1:1/mcp")

@@ -50,12 +50,12 @@ async fn open(
     diagnostics: &Arc<Diagnostics>,
 ) -> Result<Connection> {
     match target {
-        Target::StreamableHttp { url, credentials } => {
-            let transport = streamable_http::transport(&url, &credentials, diagnostics)?;
+        Target::StreamableHttp(http) => {
+            let transport = streamable_http::transport(&http, diagnostics)?;
             handshake(harness, transport, Owned::Nothing, description, diagnostics).await
         }
-        Target::Sse { url, credentials } => {
-            let transport = sse::connect(&url, &credentials, diagnostics).await?;
+        Target::Sse(http) => {
+            let transport = sse::connect(&http, diagnostics).await?;
             handshake(harness, transport, Owned::Nothing, description, diagnostics).await
         }
         Target::Stdio(command) => {

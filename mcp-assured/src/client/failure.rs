@@ -9,7 +9,8 @@ use rmcp::{
 };
 
 use crate::{
-    error::Error,
+    error::{Error, TlsProblem},
+    tls::{connection_refused, tls_failure},
     transport::{
         diagnostics::{Diagnostics, Fault},
         http::{CONNECTION_REFUSED, status_in_message},
@@ -33,6 +34,10 @@ struct HttpFailure {
     status: Option<u16>,
     www_authenticate: Option<String>,
     connect_failed: bool,
+    /// The connection failure was a refused connection (nothing listens).
+    refused: bool,
+    /// The connection failure was a failed TLS handshake.
+    tls: Option<(TlsProblem, String)>,
     reason: Option<String>,
     /// A body that is not JSON-RPC, and why.
     unparsable: Option<(String, String)>,
@@ -63,7 +68,7 @@ fn http_failure(error: &(dyn StdError + 'static)) -> HttpFailure {
                 }
                 StreamableHttpError::Client(client) => {
                     found.status = found.status.or(client.status().map(|s| s.as_u16()));
-                    found.connect_failed |= client.is_connect();
+                    found.note_connect(client);
                     found.reason = Some(describe_request_error(client));
                 }
                 _ => {}
@@ -83,11 +88,11 @@ fn http_failure(error: &(dyn StdError + 'static)) -> HttpFailure {
                 }
             }
             if let PostError::Request(request) = e {
-                found.connect_failed |= request.is_connect();
+                found.note_connect(request);
             }
             found.reason.get_or_insert_with(|| e.to_string());
         } else if let Some(e) = error.downcast_ref::<reqwest::Error>() {
-            found.connect_failed |= e.is_connect();
+            found.note_connect(e);
             found
                 .reason
                 .get_or_insert_with(|| describe_request_error(e));
@@ -95,6 +100,17 @@ fn http_failure(error: &(dyn StdError + 'static)) -> HttpFailure {
         current = error.source();
     }
     found
+}
+
+impl HttpFailure {
+    /// Notes what kind of connection failure `error` is, if it is one.
+    fn note_connect(&mut self, error: &reqwest::Error) {
+        if error.is_connect() {
+            self.connect_failed = true;
+            self.refused |= connection_refused(error);
+            self.tls = self.tls.take().or_else(|| tls_failure(error));
+        }
+    }
 }
 
 /// The connection is gone: say why, from the most specific cause recorded.
@@ -221,8 +237,15 @@ pub(crate) async fn initialize_failed(
     match error {
         ClientInitializeError::TransportError { error, .. } => {
             let failure = http_failure(error.error.as_ref());
+            if let Some((problem, reason)) = failure.tls {
+                return Error::Tls {
+                    target: target.to_owned(),
+                    problem,
+                    reason,
+                };
+            }
             if failure.connect_failed || failure.status.is_some() {
-                let reason = if failure.connect_failed {
+                let reason = if failure.refused {
                     CONNECTION_REFUSED.to_owned()
                 } else {
                     failure

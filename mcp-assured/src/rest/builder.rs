@@ -8,6 +8,7 @@ use crate::{
     credentials::Credentials,
     error::{Error, Result},
     secret::Secret,
+    tls::Tls,
 };
 
 /// Configures a [`RestClient`]; made by [`McpAssured::rest`](crate::McpAssured::rest).
@@ -15,6 +16,7 @@ use crate::{
 pub struct RestClientBuilder {
     base: Option<String>,
     credentials: Credentials,
+    tls: Tls,
     protocol_version: Option<String>,
     timeout: Option<Duration>,
 }
@@ -58,6 +60,38 @@ impl RestClientBuilder {
         self
     }
 
+    /// Over `https://`, also trusts the CA certificate(s) in this PEM text, besides the
+    /// platform's (see [`Tls`]).
+    #[must_use]
+    pub fn ca_certificate_pem(mut self, pem: impl Into<Vec<u8>>) -> Self {
+        self.tls = self.tls.ca_certificate_pem(pem);
+        self
+    }
+
+    /// Over `https://`, also trusts the CA certificate(s) in this PEM file, read by
+    /// `build()`; curl's `--cacert`.
+    #[must_use]
+    pub fn ca_certificate_file(mut self, path: impl AsRef<std::path::Path>) -> Self {
+        self.tls = self.tls.ca_certificate_file(path);
+        self
+    }
+
+    /// Over `https://`, accepts any certificate (self-signed, expired, for another host), as
+    /// curl's `-k/--insecure`. For test servers only.
+    #[must_use]
+    pub fn accept_invalid_certificates(mut self, accept: bool) -> Self {
+        self.tls = self.tls.accept_invalid_certificates(accept);
+        self
+    }
+
+    /// Whom to trust over `https://`, replacing what was set before: the same [`Tls`] as the
+    /// [MCP client](crate::ClientBuilder::tls)'s, say.
+    #[must_use]
+    pub fn tls(mut self, tls: Tls) -> Self {
+        self.tls = tls;
+        self
+    }
+
     /// The `X-MCP-Version` to send (default `1.0`).
     #[must_use]
     pub fn protocol_version(mut self, version: impl Into<String>) -> Self {
@@ -78,8 +112,8 @@ impl RestClientBuilder {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidInput`] without a base URI, with one that is not an `http(s)` URL, or
-    /// with a header that HTTP cannot carry.
+    /// [`Error::InvalidInput`] without a base URI, with one that is not an `http(s)` URL,
+    /// with a header that HTTP cannot carry, or with a CA certificate that cannot be read.
     pub fn build(self) -> Result<RestClient> {
         let base = self.base.ok_or_else(|| {
             Error::invalid(
@@ -95,7 +129,9 @@ impl RestClientBuilder {
                 format!("`{base}` is not an http(s) URL"),
             ));
         }
-        let http = reqwest::Client::builder()
+        let http = self
+            .tls
+            .client_builder()?
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|error| Error::invalid("REST client", error.to_string()))?;

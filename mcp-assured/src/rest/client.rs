@@ -10,7 +10,7 @@ use crate::results::rest::{Execution, ExecutionContext, RestTool, RestToolList, 
 use crate::{
     credentials::Credentials,
     error::{Error, Result},
-    transport::describe_request_error,
+    transport::{describe_request_error, http::connect_failed},
 };
 
 /// The header that carries the REST protocol version, both ways.
@@ -266,12 +266,7 @@ impl RestClient {
                 stderr_tail: None,
             }
         } else if error.is_connect() {
-            Error::Connect {
-                target: self.base.clone(),
-                status: None,
-                www_authenticate: None,
-                reason: describe_request_error(error),
-            }
+            connect_failed(&self.base, error)
         } else {
             Error::Transport {
                 method: Some(request.to_owned()),

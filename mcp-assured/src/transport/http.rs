@@ -1,9 +1,54 @@
-//! What the two HTTP transports share: how they read a refused connection and rmcp's HTTP
-//! errors.
+//! What the two HTTP transports share: where the server is and how to reach it, how they
+//! read a refused connection and rmcp's HTTP errors.
+
+use super::sse::describe_request_error;
+use crate::{
+    credentials::Credentials,
+    error::Error,
+    tls::{Tls, connection_refused, tls_failure},
+};
+
+/// An HTTP server and everything needed to reach it.
+#[derive(Debug)]
+pub(crate) struct HttpTarget {
+    pub(crate) url: String,
+    pub(crate) credentials: Credentials,
+    pub(crate) tls: Tls,
+}
 
 /// What a refused TCP connection means to the person running the test.
 pub(crate) const CONNECTION_REFUSED: &str =
     "nothing is listening there (connection refused); is the server running on that port?";
+
+/// A request to `target` that got no HTTP answer: a failed TLS handshake, a refused
+/// connection, or another failure, in that order of telling.
+pub(crate) fn connect_failed(target: &str, error: &reqwest::Error) -> Error {
+    if let Some((problem, reason)) = tls_failure(error) {
+        return Error::Tls {
+            target: target.to_owned(),
+            problem,
+            reason,
+        };
+    }
+    Error::Connect {
+        target: target.to_owned(),
+        status: None,
+        www_authenticate: None,
+        reason: connect_reason(error),
+    }
+}
+
+/// Why a connection could not be made, in words: [`CONNECTION_REFUSED`] when nothing
+/// listens, else the error's chain.
+pub(crate) fn connect_reason(error: &(dyn std::error::Error + 'static)) -> String {
+    if connection_refused(error) {
+        return CONNECTION_REFUSED.to_owned();
+    }
+    match error.downcast_ref::<reqwest::Error>() {
+        Some(request) => describe_request_error(request),
+        None => error.to_string(),
+    }
+}
 
 /// The HTTP status at the start of rmcp's "HTTP 401 Unauthorized: ..." messages.
 pub(crate) fn status_in_message(message: &str) -> Option<u16> {

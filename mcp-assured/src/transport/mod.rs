@@ -16,19 +16,13 @@ use self::{
     stdio::{ChildGuard, StdioCommand},
 };
 
-use crate::credentials::Credentials;
+use self::http::HttpTarget;
 
 /// Where the server is, with everything needed to reach it.
 #[derive(Debug)]
 pub(crate) enum Target {
-    StreamableHttp {
-        url: String,
-        credentials: Credentials,
-    },
-    Sse {
-        url: String,
-        credentials: Credentials,
-    },
+    StreamableHttp(HttpTarget),
+    Sse(HttpTarget),
     Stdio(StdioCommand),
     InProcess(InProcessServer),
 }
@@ -37,7 +31,7 @@ impl Target {
     /// The server's address or command line, for messages.
     pub(crate) fn describe(&self) -> String {
         match self {
-            Target::StreamableHttp { url, .. } | Target::Sse { url, .. } => url.clone(),
+            Target::StreamableHttp(http) | Target::Sse(http) => http.url.clone(),
             Target::Stdio(command) => format!("`{}`", command.display()),
             Target::InProcess(server) => format!("in-process {}", server.name()),
         }

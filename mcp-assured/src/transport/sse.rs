@@ -16,9 +16,9 @@ use sse_stream::{Sse, SseStream};
 
 use super::{
     diagnostics::{Diagnostics, Fault},
-    http::CONNECTION_REFUSED,
+    http::{HttpTarget, connect_failed},
 };
-use crate::{credentials::Credentials, error::Error};
+use crate::error::Error;
 
 /// A failed POST of a message to the endpoint.
 #[derive(Debug, thiserror::Error)]
@@ -43,10 +43,10 @@ pub(crate) struct SseTransport {
 
 /// Opens the event stream and waits for the `endpoint` event.
 pub(crate) async fn connect(
-    url: &str,
-    credentials: &Credentials,
+    target: &HttpTarget,
     diagnostics: &Arc<Diagnostics>,
 ) -> Result<SseTransport, Error> {
+    let url = target.url.as_str();
     let connect_error =
         |status: Option<u16>, www_authenticate: Option<String>, reason: String| Error::Connect {
             target: url.to_owned(),
@@ -56,10 +56,12 @@ pub(crate) async fn connect(
         };
     let stream_url = reqwest::Url::parse(url)
         .map_err(|e| Error::invalid("base URI", format!("`{url}` is not a URL: {e}")))?;
-    let headers = credentials.header_map()?;
+    let headers = target.credentials.header_map()?;
     // Pooled idle connections stall ~40 ms per POST (delayed ACK); a test harness wants
     // every call fast and independent.
-    let http = reqwest::Client::builder()
+    let http = target
+        .tls
+        .client_builder()?
         .pool_max_idle_per_host(0)
         .build()
         .map_err(|e| connect_error(None, None, e.to_string()))?;
@@ -69,14 +71,7 @@ pub(crate) async fn connect(
         .headers(headers.clone())
         .send()
         .await
-        .map_err(|e| {
-            let reason = if e.is_connect() {
-                CONNECTION_REFUSED.to_owned()
-            } else {
-                describe_request_error(&e)
-            };
-            connect_error(None, None, reason)
-        })?;
+        .map_err(|e| connect_failed(url, &e))?;
     let status = response.status();
     if !status.is_success() {
         let challenge = www_authenticate(response.headers());

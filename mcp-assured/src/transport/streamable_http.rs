@@ -20,29 +20,29 @@ use serde::{Deserialize, de::IgnoredAny};
 use serde_json::Value;
 use sse_stream::Sse;
 
-use super::diagnostics::Diagnostics;
-use crate::{credentials::Credentials, error::Error};
+use super::{diagnostics::Diagnostics, http::HttpTarget, sse::describe_request_error};
+use crate::{error::Error, tls::Tls};
 
 /// How many same-origin redirects are followed.
 const MAX_REDIRECTS: usize = 5;
 
 pub(crate) fn transport(
-    url: &str,
-    credentials: &Credentials,
+    target: &HttpTarget,
     diagnostics: &Arc<Diagnostics>,
 ) -> Result<StreamableHttpClientTransport<Capturing>, Error> {
-    let headers = credentials
+    let headers = target
+        .credentials
         .header_map()?
         .iter()
         .map(|(name, value)| (name.clone(), value.clone()))
         .collect();
     // A harness reports an expired session instead of silently starting a new one.
-    let mut config = StreamableHttpClientTransportConfig::with_uri(url)
+    let mut config = StreamableHttpClientTransportConfig::with_uri(target.url.as_str())
         .custom_headers(headers)
         .reinit_on_expired_session(false);
     config.retry_config = Arc::new(reconnect_policy());
     let client = Capturing {
-        inner: http_client(),
+        inner: http_client(&target.tls)?,
         diagnostics: diagnostics.clone(),
     };
     Ok(StreamableHttpClientTransport::with_client(client, config))
@@ -65,7 +65,7 @@ fn reconnect_policy() -> ExponentialBackoff {
 /// stalls ~40 ms on Linux's delayed ACK), and only same-origin 307/308 redirects followed:
 /// a 301/302 would turn the POST into a GET, and another origin would get the session and
 /// the credentials.
-fn http_client() -> reqwest::Client {
+fn http_client(tls: &Tls) -> Result<reqwest::Client, Error> {
     let policy = reqwest::redirect::Policy::custom(|attempt| {
         let keeps_body = matches!(
             attempt.status(),
@@ -83,11 +83,11 @@ fn http_client() -> reqwest::Client {
             attempt.follow()
         }
     });
-    reqwest::Client::builder()
+    tls.client_builder()?
         .pool_max_idle_per_host(0)
         .redirect(policy)
         .build()
-        .unwrap_or_default()
+        .map_err(|error| Error::invalid("HTTP client", describe_request_error(&error)))
 }
 
 /// rmcp's reqwest client, keeping each SSE event's data as received (responses sent as a

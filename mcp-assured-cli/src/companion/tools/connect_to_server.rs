@@ -2,7 +2,7 @@
 
 use std::{collections::BTreeMap, sync::atomic::AtomicU64, time::Duration};
 
-use mcp_assured::{McpAssured, McpClient, model::Tool};
+use mcp_assured::{McpAssured, McpClient, Tls, model::Tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
@@ -61,6 +61,13 @@ struct ConnectArgs {
     headers: BTreeMap<String, String>,
     /// Bearer token for `Authorization: Bearer ..` (never echoed back).
     bearer_token: Option<String>,
+    /// Over https://, also trust this CA certificate: a path to a PEM file (as curl's
+    /// --cacert), or the PEM text itself. The platform's CAs, and SSL_CERT_FILE's, are
+    /// trusted anyway.
+    cacert: Option<String>,
+    /// Over https://, accept any server certificate (self-signed, expired, for another
+    /// host), as curl's -k/--insecure. For test servers only (default false).
+    insecure: Option<bool>,
     /// A name for this connection, to keep several servers connected at once (default
     /// "default"). Connecting again under a name replaces that connection.
     name: Option<String>,
@@ -83,11 +90,24 @@ pub(crate) fn definition() -> Tool {
         "Connects to an MCP server for testing: a deployed or local HTTP server by `url` \
          (streamable HTTP, reported as `streaming-http`, or HTTP+SSE for a path ending in /sse) \
          or a local server started from `command` and spoken to over stdio. Optional headers \
-         and bearer token for HTTP. Once connected, every other tool operates on this \
+         and bearer token for HTTP; for https:// with a private CA, `cacert`, or `insecure` \
+         for a self-signed test server. Once connected, every other tool operates on this \
          connection (or on the one named by their `connection` argument) until disconnect is \
          called. Answers with the server's name, version, protocol version and capabilities.",
         false,
     )
+}
+
+/// `cacert` (a PEM file's path, or PEM text) and `insecure`.
+fn tls(args: &ConnectArgs) -> Tls {
+    let tls = Tls::new().accept_invalid_certificates(args.insecure.unwrap_or(false));
+    match &args.cacert {
+        Some(pem) if pem.trim_start().starts_with("-----BEGIN") => {
+            tls.ca_certificate_pem(pem.as_bytes())
+        }
+        Some(file) => tls.ca_certificate_file(file),
+        None => tls,
+    }
 }
 
 pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
@@ -115,6 +135,8 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
         builder = builder.header(name, value);
         auth.push(format!("header `{name}` given"));
     }
+    let tls = tls(&args);
+    builder = builder.tls(tls.clone());
     if let Some(ms) = args.timeout_ms {
         builder = builder.timeout(Duration::from_millis(ms.max(1)));
     }
@@ -139,6 +161,7 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
     let connection = Connection {
         name: name.clone(),
         client,
+        tls: server_url.starts_with("https://").then(|| tls.describe()),
         server_url,
         transport: transport.as_str(),
         connected_at: now(),
