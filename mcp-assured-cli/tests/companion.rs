@@ -8,6 +8,7 @@ use mcp_assured::{McpClient, assert_tool_snapshot, fixture::free_port, mcp_test}
 use mcp_assured_cli::CompanionServer;
 use mcp_assured_tests::{
     ExampleHttp, example_server_binary,
+    oauth::{Deployment, TOKEN},
     peers::SELFTEST_SERVER,
     tls::{Flaw, HttpsFront, TestCa},
 };
@@ -372,6 +373,65 @@ mod companion {
             )
             .await;
         }
+    }
+
+    /// `oauth` authorizes when the server answers 401, headless or by client credentials;
+    /// the connection says how, never with the secret; OAuth arguments without `oauth` are
+    /// the caller's mistake.
+    #[mcp_test]
+    async fn connects_with_oauth_and_never_echoes_the_client_secret(client: McpClient) {
+        let deployment = Deployment::compliant().await;
+        let url = deployment.mcp_url.clone();
+        let refused = fails(
+            &client,
+            "connect_to_server",
+            json!({"url": url}),
+            "connection_failed",
+        )
+        .await;
+        assert_eq!(refused["error"]["details"]["http_status"], json!(401));
+
+        let connected = ok(
+            &client,
+            "connect_to_server",
+            json!({"url": url, "oauth": "authorization_code"}),
+        )
+        .await;
+        assert_eq!(
+            connected["connection"]["auth"],
+            json!(["OAuth (authorization code, dynamic client registration)"])
+        );
+        let secret = "companion-secret-77";
+        let connected = ok(
+            &client,
+            "connect_to_server",
+            json!({
+                "url": url,
+                "oauth": "client_credentials",
+                "client_id": "svc",
+                "client_secret": secret,
+                "scopes": ["mcp:tools"],
+            }),
+        )
+        .await;
+        let shown = connected.to_string();
+        assert!(!shown.contains(secret) && !shown.contains(TOKEN), "{shown}");
+        ok(&client, "list_tools", json!({})).await;
+
+        let misplaced = fails(
+            &client,
+            "connect_to_server",
+            json!({"url": url, "client_id": "svc"}),
+            "invalid_arguments",
+        )
+        .await;
+        assert!(
+            misplaced["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("`client_id` is an OAuth argument: give `oauth` too"),
+            "{misplaced}"
+        );
     }
 
     #[mcp_test]

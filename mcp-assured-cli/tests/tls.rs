@@ -3,12 +3,12 @@
 //! server is the hybrid weather server (MCP and REST) behind a TLS front whose certificate
 //! comes from a CA made in the test.
 
-use std::{
-    net::SocketAddr,
-    process::{Command, Output},
-};
+mod support;
+
+use std::net::SocketAddr;
 
 use mcp_assured_tests::tls::{Flaw, HttpsFront, TestCa};
+use support::{printed, run};
 use weather_server::rest::RestOptions;
 
 /// The hybrid weather server behind a TLS front, on a runtime of its own.
@@ -40,33 +40,14 @@ fn https_hybrid(flaw: Flaw) -> HttpsHybrid {
     }
 }
 
-fn mcp_assured(args: &[&str], env: &[(&str, &str)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mcp-assured"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env_remove("SSL_CERT_FILE")
-        .env_remove("SSL_CERT_DIR")
-        .envs(env.iter().copied())
-        .output()
-        .expect("run mcp-assured")
-}
-
-fn text(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
-}
-
 #[test]
 fn list_trusts_a_ca_by_cacert_or_ssl_cert_file_and_insecure_trusts_any() {
     let server = https_hybrid(Flaw::None);
     let url = server.front.url("/mcp");
     let ca = server.ca.file().to_str().unwrap();
 
-    let untrusted = mcp_assured(&["list", &url], &[]);
-    assert_eq!(untrusted.status.code(), Some(2), "{}", text(&untrusted));
+    let untrusted = run(&["list", &url], &[]);
+    assert_eq!(untrusted.status.code(), Some(2), "{}", printed(&untrusted));
     let stderr = String::from_utf8_lossy(&untrusted.stderr);
     assert!(
         stderr.starts_with(&format!("mcp-assured: TLS with {url} failed: the server's certificate is signed by an unknown issuer")),
@@ -80,13 +61,17 @@ fn list_trusts_a_ca_by_cacert_or_ssl_cert_file_and_insecure_trusts_any() {
         (vec!["list", "--insecure", &url], vec![]),
         (vec!["list", &url], vec![("SSL_CERT_FILE", ca)]),
     ] {
-        let output = mcp_assured(&args, &env);
+        let output = run(&args, &env);
         assert!(
             output.status.success(),
             "{args:?} {env:?}: {}",
-            text(&output)
+            printed(&output)
         );
-        assert!(text(&output).contains("tools (3):"), "{}", text(&output));
+        assert!(
+            printed(&output).contains("tools (3):"),
+            "{}",
+            printed(&output)
+        );
     }
 }
 
@@ -95,15 +80,15 @@ fn an_expired_certificate_fails_unless_insecure() {
     let server = https_hybrid(Flaw::Expired);
     let url = server.front.url("/mcp");
     let ca = server.ca.file().to_str().unwrap();
-    let expired = mcp_assured(&["list", "--cacert", ca, &url], &[]);
+    let expired = run(&["list", "--cacert", ca, &url], &[]);
     assert_eq!(expired.status.code(), Some(2));
     assert!(
-        text(&expired).contains("the server's certificate has expired"),
+        printed(&expired).contains("the server's certificate has expired"),
         "{}",
-        text(&expired)
+        printed(&expired)
     );
-    let insecure = mcp_assured(&["list", "-k", &url], &[]);
-    assert!(insecure.status.success(), "{}", text(&insecure));
+    let insecure = run(&["list", "-k", &url], &[]);
+    assert!(insecure.status.success(), "{}", printed(&insecure));
 }
 
 #[test]
@@ -113,9 +98,9 @@ fn check_rest_reaches_both_faces_over_https_with_cacert() {
     let mcp = server.front.url("/mcp");
     let ca = server.ca.file().to_str().unwrap();
     let args = ["check", "--no-server-tests", "--rest", &base, "--json"];
-    let output = mcp_assured(&[&args[..], &["--cacert", ca, &mcp]].concat(), &[]);
+    let output = run(&[&args[..], &["--cacert", ca, &mcp]].concat(), &[]);
     let report: serde_json::Value = serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|error| panic!("{error}: {}", text(&output)));
+        .unwrap_or_else(|error| panic!("{error}: {}", printed(&output)));
     let parity = report["parity_checks"].as_array().unwrap();
     assert!(!parity.is_empty(), "{report}");
     assert_eq!(
@@ -123,9 +108,9 @@ fn check_rest_reaches_both_faces_over_https_with_cacert() {
         "{report}"
     );
     // `-k` applies to both faces too.
-    let untrusted = mcp_assured(&[&args[..], &["-k", &mcp]].concat(), &[]);
+    let untrusted = run(&[&args[..], &["-k", &mcp]].concat(), &[]);
     let report: serde_json::Value = serde_json::from_slice(&untrusted.stdout)
-        .unwrap_or_else(|error| panic!("{error}: {}", text(&untrusted)));
+        .unwrap_or_else(|error| panic!("{error}: {}", printed(&untrusted)));
     assert_eq!(
         report["parity_checks"][0]["message"], "the same 3 tools on both sides",
         "-k applies to both faces: {report}"

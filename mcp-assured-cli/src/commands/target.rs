@@ -1,15 +1,22 @@
 //! The server a one-shot command talks to: `<url>` or `-- <command> [args…]`, with headers,
-//! a bearer token, TLS trust, environment and a timeout.
+//! a bearer token or OAuth, TLS trust, environment and a timeout.
 
 use std::{path::PathBuf, time::Duration};
 
 use clap::{Args, ValueEnum};
-use mcp_assured::{Credentials, McpAssured, McpClient, Tls, rest::RestClient};
+use mcp_assured::{Credentials, McpAssured, McpClient, OAuth, Tls, rest::RestClient};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum HttpTransport {
     StreamableHttp,
     Sse,
+}
+
+/// The OAuth grant of `--oauth`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum OAuthGrant {
+    AuthorizationCode,
+    ClientCredentials,
 }
 
 #[derive(Debug, Args)]
@@ -30,6 +37,34 @@ pub(crate) struct Target {
     /// An environment variable for a command server, `NAME=value` (repeatable).
     #[arg(long = "env", short = 'e', value_name = "NAME=VALUE")]
     env: Vec<String>,
+    /// Authorize with OAuth 2.1 when the server answers 401: discover its authorization
+    /// server, register (or use --client-id), follow the authorization URL headless and get
+    /// a token; `--oauth=client-credentials` for the machine-to-machine grant (needs
+    /// --client-id and --client-secret).
+    #[arg(long, value_enum, value_name = "GRANT", num_args = 0..=1, require_equals = true, default_missing_value = "authorization-code")]
+    oauth: Option<OAuthGrant>,
+    /// OAuth: a client ID registered with the authorization server (no registration).
+    #[arg(long, value_name = "ID", requires = "oauth")]
+    client_id: Option<String>,
+    /// OAuth: the registered client's secret.
+    #[arg(
+        long,
+        value_name = "SECRET",
+        env = "MCP_ASSURED_CLIENT_SECRET",
+        hide_env_values = true,
+        requires = "client_id"
+    )]
+    client_secret: Option<String>,
+    /// OAuth: a scope to ask for (repeatable); by default what the server names.
+    #[arg(long = "scope", value_name = "SCOPE", requires = "oauth")]
+    scopes: Vec<String>,
+    /// OAuth: the HTTPS URL of this client's ID metadata document, used as its client ID
+    /// where the authorization server supports it.
+    #[arg(long, value_name = "URL", requires = "oauth")]
+    client_metadata_url: Option<String>,
+    /// OAuth: the redirect URI to register and wait for (default http://127.0.0.1/callback).
+    #[arg(long, value_name = "URI", requires = "oauth")]
+    redirect_uri: Option<String>,
     /// Also trust the CA certificate(s) in this PEM file over https:// (as curl's
     /// --cacert); the platform's CAs, or SSL_CERT_FILE's, are trusted anyway.
     #[arg(long, value_name = "FILE")]
@@ -103,7 +138,7 @@ impl Target {
         }
     }
 
-    /// The `--header`s and `--bearer-token`.
+    /// The `--header`s, and `--bearer-token` or `--oauth`.
     fn credentials(&self) -> Result<Credentials, String> {
         let mut credentials = Credentials::new();
         for header in &self.headers {
@@ -118,6 +153,44 @@ impl Target {
         if let Some(token) = &self.bearer_token {
             credentials = credentials.bearer_token(token.as_str());
         }
+        if let Some(grant) = self.oauth {
+            if self.bearer_token.is_some() {
+                return Err("give --bearer-token or --oauth, not both".to_owned());
+            }
+            credentials = credentials.oauth(self.oauth_settings(grant)?);
+        }
         Ok(credentials)
+    }
+
+    /// `--oauth` and the options that go with it.
+    fn oauth_settings(&self, grant: OAuthGrant) -> Result<OAuth, String> {
+        let mut oauth = match grant {
+            OAuthGrant::AuthorizationCode => OAuth::new(),
+            OAuthGrant::ClientCredentials => {
+                let (Some(id), Some(secret)) = (&self.client_id, &self.client_secret) else {
+                    return Err(
+                        "--oauth client-credentials needs --client-id and --client-secret"
+                            .to_owned(),
+                    );
+                };
+                OAuth::client_credentials(id, secret.as_str())
+            }
+        };
+        if let Some(id) = &self.client_id {
+            oauth = oauth.client_id(id);
+        }
+        if let Some(secret) = &self.client_secret {
+            oauth = oauth.client_secret(secret.as_str());
+        }
+        if !self.scopes.is_empty() {
+            oauth = oauth.scopes(&self.scopes);
+        }
+        if let Some(url) = &self.client_metadata_url {
+            oauth = oauth.client_metadata_url(url);
+        }
+        if let Some(uri) = &self.redirect_uri {
+            oauth = oauth.redirect_uri(uri);
+        }
+        Ok(oauth)
     }
 }

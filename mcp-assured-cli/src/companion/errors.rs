@@ -88,6 +88,7 @@ pub(crate) fn classify(error: &Error, operation: Operation) -> ErrorType {
         | Error::Spawn { .. }
         | Error::Initialize { .. } => ErrorType::ConnectionFailed,
         Error::ServerExited { .. }
+        | Error::Authorization { .. }
         | Error::Undecodable { .. }
         | Error::Transport { .. }
         | Error::UnexpectedResponse { .. } => match operation {
@@ -150,6 +151,9 @@ pub(crate) fn details(error: &Error) -> Value {
     }
     if let Error::Tls { problem, .. } = error {
         details["tls_problem"] = json!(format!("{problem:?}"));
+    }
+    if let Error::Authorization { step, .. } = error {
+        details["authorization_step"] = json!(format!("{step:?}"));
     }
     if let Some(status) = error.http_status() {
         details["http_status"] = json!(status);

@@ -1,11 +1,11 @@
-//! Credentials in a tool's arguments (`bearer_token`, `headers`, `env`) never come back in an
+//! Credentials in a tool's arguments (`bearer_token`, `client_secret`, `headers`, `env`) never come back in an
 //! answer: not in the echoed arguments, and not inside a parse error that quotes a value.
 
 use rmcp::model::JsonObject;
 use serde_json::Value;
 
 /// The argument names whose values are credentials or may hold them.
-const SECRET_ARGUMENTS: [&str; 3] = ["bearer_token", "headers", "env"];
+const SECRET_ARGUMENTS: [&str; 4] = ["bearer_token", "client_secret", "headers", "env"];
 
 /// What replaces a secret.
 const REDACTED: &str = "[redacted]";

@@ -4,8 +4,34 @@
 
 #![allow(dead_code)] // each test file uses part of this
 
+use std::process::{Command, Output};
+
 use mcp_assured::McpClient;
 use serde_json::{Value, json};
+
+/// Runs the `mcp-assured` binary with `args` and `env`, without colour and without the
+/// environment variables that would give it credentials or trust behind the test's back.
+pub fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_mcp-assured"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env_remove("SSL_CERT_FILE")
+        .env_remove("SSL_CERT_DIR")
+        .env_remove("MCP_ASSURED_CLIENT_SECRET")
+        .env_remove("MCP_ASSURED_BEARER_TOKEN")
+        .envs(env.iter().copied())
+        .output()
+        .expect("run mcp-assured")
+}
+
+/// What a run printed, stdout then stderr.
+pub fn printed(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
 
 /// Calls a companion tool that must succeed; returns its envelope.
 #[track_caller]

@@ -23,7 +23,7 @@ use super::{
     server_requests::{self, Answers, IntoAnswer, answer},
 };
 use crate::{
-    credentials::Credentials,
+    credentials::{Credentials, OAuth},
     error::{Error, Result},
     secret::Secret,
     tls::Tls,
@@ -159,6 +159,27 @@ impl ClientBuilder {
     /// Adds a header to every HTTP request. Values are treated as secrets.
     pub fn header(mut self, name: impl Into<String>, value: impl Into<Secret>) -> Self {
         self.credentials = self.credentials.header(name, value);
+        self
+    }
+
+    /// Authorizes with OAuth 2.1 when the server asks (streamable HTTP): discovery, client
+    /// registration, a token, refresh and step-up, as [`OAuth`] describes; replaces a bearer
+    /// token or basic authentication. Start-up includes the authorization, so
+    /// [`startup_timeout`](Self::startup_timeout) bounds it.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> mcp_assured::Result<()> {
+    /// use mcp_assured::{McpAssured, OAuth};
+    ///
+    /// let client = McpAssured::client()
+    ///     .base_uri("https://mcp.example.com/mcp")
+    ///     .oauth(OAuth::new().client_id("test-client").scopes(["mcp:tools"]))
+    ///     .build()
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn oauth(mut self, oauth: OAuth) -> Self {
+        self.credentials = self.credentials.oauth(oauth);
         self
     }
 

@@ -31,7 +31,7 @@ pub(crate) async fn connect(
     let timeout = startup_timeout;
     let diagnostics = Diagnostics::new();
     let description = target.describe();
-    let attempt = open(target, harness, &description, &diagnostics);
+    let attempt = open(target, harness, &description, timeout, &diagnostics);
     match tokio::time::timeout(timeout, attempt).await {
         Ok(result) => result,
         // Dropping the attempt dropped the transport and killed any child.
@@ -47,14 +47,23 @@ async fn open(
     target: Target,
     harness: Harness,
     description: &str,
+    startup_timeout: Duration,
     diagnostics: &Arc<Diagnostics>,
 ) -> Result<Connection> {
     match target {
         Target::StreamableHttp(http) => {
-            let transport = streamable_http::transport(&http, diagnostics)?;
+            let transport = streamable_http::transport(&http, startup_timeout, diagnostics).await?;
             handshake(harness, transport, Owned::Nothing, description, diagnostics).await
         }
         Target::Sse(http) => {
+            if http.credentials.oauth_settings().is_some() {
+                return Err(Error::invalid(
+                    "credentials",
+                    "OAuth is for streamable HTTP; the HTTP+SSE transport (protocol \
+                     2024-11-05) predates MCP authorization. Give its bearer token with \
+                     `.bearer_token(..)`",
+                ));
+            }
             let transport = sse::connect(&http, diagnostics).await?;
             handshake(harness, transport, Owned::Nothing, description, diagnostics).await
         }

@@ -188,6 +188,9 @@ pub(crate) async fn request_failed(
         },
         ServiceError::TransportClosed => closed(Some(method), diagnostics, None).await,
         ServiceError::TransportSend(error) => {
+            if let Some(refused) = diagnostics.take_authorization() {
+                return refused;
+            }
             let failure = http_failure(error.error.as_ref());
             closed(Some(method), diagnostics, Some(failure)).await
         }
@@ -236,6 +239,9 @@ pub(crate) async fn initialize_failed(
     const METHOD: &str = "initialize";
     match error {
         ClientInitializeError::TransportError { error, .. } => {
+            if let Some(refused) = diagnostics.take_authorization() {
+                return refused;
+            }
             let failure = http_failure(error.error.as_ref());
             if let Some((problem, reason)) = failure.tls {
                 return Error::Tls {

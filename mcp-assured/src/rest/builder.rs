@@ -121,6 +121,13 @@ impl RestClientBuilder {
                 "no base URI; call `.base_uri(\"http://127.0.0.1:8080\")`",
             )
         })?;
+        if self.credentials.oauth_settings().is_some() {
+            return Err(Error::invalid(
+                "REST client",
+                "OAuth is for MCP over streamable HTTP; give the REST client the token with \
+                 `.bearer_token(..)`",
+            ));
+        }
         let parsed = reqwest::Url::parse(&base)
             .map_err(|error| Error::invalid("REST base URI", format!("`{base}`: {error}")))?;
         if !matches!(parsed.scheme(), "http" | "https") {

@@ -11,6 +11,8 @@ use rmcp::model::RequestId;
 use serde_json::Value;
 use tokio::sync::watch;
 
+use crate::error::Error;
+
 /// How much of an offending line or event an error quotes.
 const QUOTE_LIMIT: usize = 1000;
 /// How many lines of each output stream are kept for error messages.
@@ -46,6 +48,8 @@ pub(crate) struct Diagnostics {
     /// Streamable HTTP: the id of a response that came on a request's own stream under
     /// another id, by the request's id. rmcp ends the stream at it, so the answer is lost.
     misdirected: Mutex<HashMap<RequestId, Value>>,
+    /// Why OAuth failed, kept for the request that was refused.
+    authorization: Mutex<Option<Error>>,
 }
 
 impl Diagnostics {
@@ -82,6 +86,16 @@ impl Diagnostics {
     /// The id of a response that came on this request's stream in its place, if one did.
     pub(crate) fn take_misdirected(&self, request: &RequestId) -> Option<Value> {
         lock(&self.misdirected).remove(request)
+    }
+
+    /// Keeps why OAuth failed (an [`Error::Authorization`]), for the refused request's error.
+    pub(crate) fn record_authorization(&self, error: Error) {
+        *lock(&self.authorization) = Some(error);
+    }
+
+    /// Why OAuth failed, if it did since this was last asked.
+    pub(crate) fn take_authorization(&self) -> Option<Error> {
+        lock(&self.authorization).take()
     }
 
     /// Keeps `line` of `stream`, dropping that stream's oldest line once it has

@@ -4,6 +4,7 @@ pub(crate) mod diagnostics;
 pub(crate) mod http;
 pub(crate) mod in_process;
 pub(crate) mod lines;
+pub(crate) mod oauth;
 pub(crate) mod raw;
 pub(crate) mod sse;
 pub(crate) mod stdio;

@@ -9,6 +9,7 @@ use rmcp::{
     model::{ClientJsonRpcMessage, JsonRpcMessage, RequestId},
     transport::{
         StreamableHttpClientTransport,
+        auth::AuthClient,
         common::client_side_sse::ExponentialBackoff,
         streamable_http_client::{
             SseError, StreamableHttpClient, StreamableHttpClientTransportConfig,
@@ -20,16 +21,22 @@ use serde::{Deserialize, de::IgnoredAny};
 use serde_json::Value;
 use sse_stream::Sse;
 
-use super::{diagnostics::Diagnostics, http::HttpTarget, sse::describe_request_error};
+use super::{
+    diagnostics::Diagnostics,
+    http::HttpTarget,
+    oauth::{Challenge, OAuthSession},
+    sse::describe_request_error,
+};
 use crate::{error::Error, tls::Tls};
 
 /// How many same-origin redirects are followed.
 const MAX_REDIRECTS: usize = 5;
 
-pub(crate) fn transport(
+pub(crate) async fn transport(
     target: &HttpTarget,
+    startup_timeout: Duration,
     diagnostics: &Arc<Diagnostics>,
-) -> Result<StreamableHttpClientTransport<Capturing>, Error> {
+) -> Result<StreamableHttpClientTransport<HttpClient>, Error> {
     let headers = target
         .credentials
         .header_map()?
@@ -41,9 +48,27 @@ pub(crate) fn transport(
         .custom_headers(headers)
         .reinit_on_expired_session(false);
     config.retry_config = Arc::new(reconnect_policy());
-    let client = Capturing {
+    let capturing = Capturing {
         inner: http_client(&target.tls)?,
         diagnostics: diagnostics.clone(),
+    };
+    let oauth = match target.credentials.oauth_settings() {
+        Some(settings) => Some(
+            OAuthSession::start(
+                settings,
+                &target.url,
+                &target.tls,
+                startup_timeout,
+                capturing.clone(),
+                diagnostics,
+            )
+            .await?,
+        ),
+        None => None,
+    };
+    let client = HttpClient {
+        plain: capturing,
+        oauth: oauth.map(|(session, client)| Arc::new(Authorizing { session, client })),
     };
     Ok(StreamableHttpClientTransport::with_client(client, config))
 }
@@ -205,6 +230,141 @@ impl StreamableHttpClient for Capturing {
             .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
             .await?;
         Ok(self.tap_events(events, None))
+    }
+}
+
+/// The HTTP client of the transport: [`Capturing`] as it is, or with OAuth: rmcp's
+/// [`AuthClient`] sending the token, and a 401 or `403 insufficient_scope` answered by
+/// authorizing and sending the request again.
+#[derive(Clone)]
+pub(crate) struct HttpClient {
+    plain: Capturing,
+    oauth: Option<Arc<Authorizing>>,
+}
+
+pub(crate) struct Authorizing {
+    session: Arc<OAuthSession>,
+    client: AuthClient<Capturing>,
+}
+
+impl Authorizing {
+    /// Runs `send` until it is not refused for want of authorization, authorizing in
+    /// between, at most the session's limit of times.
+    async fn send<T, F, Fut>(&self, send: F) -> Result<T, StreamableHttpError<reqwest::Error>>
+    where
+        F: Fn() -> Fut,
+        Fut: Future<Output = Result<T, StreamableHttpError<reqwest::Error>>>,
+    {
+        let limit = self.session.max_authorizations();
+        let mut authorizations = 0;
+        loop {
+            let generation = self.session.generation();
+            let result = send().await;
+            let challenge = match &result {
+                Err(StreamableHttpError::AuthRequired(refused)) => Challenge::Unauthorized {
+                    www_authenticate: refused.www_authenticate_header.clone(),
+                },
+                Err(StreamableHttpError::InsufficientScope(refused)) => {
+                    Challenge::InsufficientScope {
+                        www_authenticate: refused.www_authenticate_header.clone(),
+                        scope: refused.required_scope.clone(),
+                    }
+                }
+                Err(StreamableHttpError::Auth(error)) => {
+                    self.session.fail_rmcp(error);
+                    return result;
+                }
+                _ => return result,
+            };
+            if authorizations == limit {
+                self.session.give_up(&challenge, authorizations);
+                return result;
+            }
+            authorizations += 1;
+            if self.session.answer(&challenge, generation).await.is_err() {
+                return result;
+            }
+        }
+    }
+}
+
+impl StreamableHttpClient for HttpClient {
+    type Error = reqwest::Error;
+
+    async fn post_message(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
+        let Some(oauth) = &self.oauth else {
+            return self
+                .plain
+                .post_message(uri, message, session_id, auth_header, custom_headers)
+                .await;
+        };
+        oauth
+            .send(|| {
+                oauth.client.post_message(
+                    uri.clone(),
+                    message.clone(),
+                    session_id.clone(),
+                    None,
+                    custom_headers.clone(),
+                )
+            })
+            .await
+    }
+
+    async fn delete_session(
+        &self,
+        uri: Arc<str>,
+        session_id: Arc<str>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<(), StreamableHttpError<Self::Error>> {
+        match &self.oauth {
+            Some(oauth) => {
+                oauth
+                    .client
+                    .delete_session(uri, session_id, None, custom_headers)
+                    .await
+            }
+            None => {
+                self.plain
+                    .delete_session(uri, session_id, auth_header, custom_headers)
+                    .await
+            }
+        }
+    }
+
+    async fn get_stream(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<Events, StreamableHttpError<Self::Error>> {
+        let Some(oauth) = &self.oauth else {
+            return self
+                .plain
+                .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
+                .await;
+        };
+        oauth
+            .send(|| {
+                oauth.client.get_stream(
+                    uri.clone(),
+                    session_id.clone(),
+                    last_event_id.clone(),
+                    None,
+                    custom_headers.clone(),
+                )
+            })
+            .await
     }
 }
 

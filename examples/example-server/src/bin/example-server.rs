@@ -37,6 +37,10 @@ struct Cli {
     /// Answer 401 without a `WWW-Authenticate` header.
     #[arg(long)]
     no_challenge: bool,
+    /// Name this protected resource metadata URL (RFC 9728) in the 401's challenge, for
+    /// OAuth clients to find the authorization server that issues the token.
+    #[arg(long, value_name = "URL", requires = "bearer_token")]
+    resource_metadata: Option<String>,
     /// Print a non-JSON line to stdout before serving over stdio, like a stray debug print.
     #[arg(long)]
     junk_stdout: bool,
@@ -94,6 +98,7 @@ async fn serve_http(cli: Cli) -> Result<(), Box<dyn Error>> {
     let options = HttpOptions {
         bearer_token: cli.bearer_token,
         challenge: !cli.no_challenge,
+        resource_metadata: cli.resource_metadata,
         page_size: cli.page_size.map(usize::from),
     };
     let listener = TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, cli.port))).await?;

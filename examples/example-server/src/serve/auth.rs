@@ -20,7 +20,8 @@ const CHALLENGE: &str = r#"Bearer realm="mcp-assured-example""#;
 #[derive(Clone)]
 struct BearerToken {
     token: Arc<str>,
-    challenge: bool,
+    /// The `WWW-Authenticate` of a 401, if one is sent.
+    challenge: Option<HeaderValue>,
 }
 
 /// `router`, with every route behind the token of `options`, if it has one.
@@ -29,7 +30,7 @@ pub(super) fn protect(router: Router, options: &HttpOptions) -> Router {
         Some(token) => router.layer(middleware::from_fn_with_state(
             BearerToken {
                 token: token.as_str().into(),
-                challenge: options.challenge,
+                challenge: options.challenge.then(|| challenge(options)),
             },
             require_token,
         )),
@@ -55,10 +56,17 @@ async fn require_token(
     }
     let mut response =
         (StatusCode::UNAUTHORIZED, "missing or invalid bearer token").into_response();
-    if expected.challenge {
-        response
-            .headers_mut()
-            .insert(WWW_AUTHENTICATE, HeaderValue::from_static(CHALLENGE));
+    if let Some(challenge) = expected.challenge {
+        response.headers_mut().insert(WWW_AUTHENTICATE, challenge);
     }
     response
+}
+
+/// `Bearer realm=".."`, naming the resource metadata if there is one.
+fn challenge(options: &HttpOptions) -> HeaderValue {
+    let value = match &options.resource_metadata {
+        Some(url) => format!(r#"{CHALLENGE}, resource_metadata="{url}""#),
+        None => CHALLENGE.to_owned(),
+    };
+    HeaderValue::from_str(&value).unwrap_or(HeaderValue::from_static(CHALLENGE))
 }

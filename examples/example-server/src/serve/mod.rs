@@ -23,6 +23,10 @@ pub struct HttpOptions {
     /// Whether a `401` carries `WWW-Authenticate: Bearer realm="mcp-assured-example"`.
     /// Without it, clients cannot tell that a bearer token is expected.
     pub challenge: bool,
+    /// The URL of this server's protected resource metadata (RFC 9728), named in the
+    /// challenge as `resource_metadata`, so that an OAuth client finds the authorization
+    /// server that issues the token.
+    pub resource_metadata: Option<String>,
     /// Page size of `tools/list` in every session; see [`ExampleServer::with_page_size`].
     pub page_size: Option<usize>,
 }
@@ -33,6 +37,7 @@ impl Default for HttpOptions {
         Self {
             bearer_token: None,
             challenge: true,
+            resource_metadata: None,
             page_size: None,
         }
     }
@@ -46,6 +51,7 @@ impl fmt::Debug for HttpOptions {
                 &self.bearer_token.as_ref().map(|_| "<redacted>"),
             )
             .field("challenge", &self.challenge)
+            .field("resource_metadata", &self.resource_metadata)
             .field("page_size", &self.page_size)
             .finish()
     }

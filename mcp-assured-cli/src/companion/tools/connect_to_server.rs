@@ -2,7 +2,7 @@
 
 use std::{collections::BTreeMap, sync::atomic::AtomicU64, time::Duration};
 
-use mcp_assured::{McpAssured, McpClient, Tls, model::Tool};
+use mcp_assured::{McpAssured, McpClient, OAuth, Tls, model::Tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
@@ -37,6 +37,14 @@ impl TransportName {
     }
 }
 
+/// The OAuth grant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum OAuthGrant {
+    AuthorizationCode,
+    ClientCredentials,
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct ConnectArgs {
@@ -61,6 +69,23 @@ struct ConnectArgs {
     headers: BTreeMap<String, String>,
     /// Bearer token for `Authorization: Bearer ..` (never echoed back).
     bearer_token: Option<String>,
+    /// Authorize with OAuth 2.1 when the server answers 401: `authorization_code` (discover
+    /// the authorization server, register or use `client_id`, follow the authorization URL
+    /// headless, as a test authorization server approves at once) or `client_credentials`
+    /// (machine to machine; needs `client_id` and `client_secret`).
+    oauth: Option<OAuthGrant>,
+    /// OAuth: a client ID registered with the authorization server (no registration).
+    client_id: Option<String>,
+    /// OAuth: the registered client's secret (never echoed back).
+    client_secret: Option<String>,
+    /// OAuth: the scopes to ask for; by default what the server names.
+    scopes: Option<Vec<String>>,
+    /// OAuth: the HTTPS URL of this client's ID metadata document, used as its client ID
+    /// where the authorization server supports it.
+    client_metadata_url: Option<String>,
+    /// OAuth: the redirect URI to register and wait for (default
+    /// http://127.0.0.1/callback).
+    redirect_uri: Option<String>,
     /// Over https://, also trust this CA certificate: a path to a PEM file (as curl's
     /// --cacert), or the PEM text itself. The platform's CAs, and SSL_CERT_FILE's, are
     /// trusted anyway.
@@ -90,12 +115,57 @@ pub(crate) fn definition() -> Tool {
         "Connects to an MCP server for testing: a deployed or local HTTP server by `url` \
          (streamable HTTP, reported as `streaming-http`, or HTTP+SSE for a path ending in /sse) \
          or a local server started from `command` and spoken to over stdio. Optional headers \
-         and bearer token for HTTP; for https:// with a private CA, `cacert`, or `insecure` \
+         and bearer token, or OAuth 2.1 (`oauth`), for HTTP; for https:// with a private CA, `cacert`, or `insecure` \
          for a self-signed test server. Once connected, every other tool operates on this \
          connection (or on the one named by their `connection` argument) until disconnect is \
          called. Answers with the server's name, version, protocol version and capabilities.",
         false,
     )
+}
+
+/// `oauth` and the arguments that go with it.
+fn oauth(args: &ConnectArgs) -> Result<Option<OAuth>, String> {
+    let Some(grant) = args.oauth else {
+        let given = [
+            ("client_id", args.client_id.is_some()),
+            ("client_secret", args.client_secret.is_some()),
+            ("scopes", args.scopes.is_some()),
+            ("client_metadata_url", args.client_metadata_url.is_some()),
+            ("redirect_uri", args.redirect_uri.is_some()),
+        ];
+        return match given.iter().find(|(_, given)| *given) {
+            Some((name, _)) => Err(format!("`{name}` is an OAuth argument: give `oauth` too")),
+            None => Ok(None),
+        };
+    };
+    if args.bearer_token.is_some() {
+        return Err("give `bearer_token` or `oauth`, not both".to_owned());
+    }
+    let mut oauth = match grant {
+        OAuthGrant::AuthorizationCode => OAuth::new(),
+        OAuthGrant::ClientCredentials => {
+            let (Some(id), Some(secret)) = (&args.client_id, &args.client_secret) else {
+                return Err("`client_credentials` needs `client_id` and `client_secret`".to_owned());
+            };
+            OAuth::client_credentials(id, secret)
+        }
+    };
+    if let Some(id) = &args.client_id {
+        oauth = oauth.client_id(id);
+    }
+    if let Some(secret) = &args.client_secret {
+        oauth = oauth.client_secret(secret);
+    }
+    if let Some(scopes) = &args.scopes {
+        oauth = oauth.scopes(scopes);
+    }
+    if let Some(url) = &args.client_metadata_url {
+        oauth = oauth.client_metadata_url(url);
+    }
+    if let Some(uri) = &args.redirect_uri {
+        oauth = oauth.redirect_uri(uri);
+    }
+    Ok(Some(oauth))
 }
 
 /// `cacert` (a PEM file's path, or PEM text) and `insecure`.
@@ -137,6 +207,20 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
     }
     let tls = tls(&args);
     builder = builder.tls(tls.clone());
+    match oauth(&args) {
+        Ok(Some(oauth)) => {
+            auth.push(oauth.describe());
+            builder = builder.oauth(oauth);
+        }
+        Ok(None) => {}
+        Err(reason) => {
+            return call.answer().error(
+                ErrorType::InvalidArguments,
+                format!("invalid arguments for `{}`: {reason}", call.tool),
+                json!({ "reason": reason }),
+            );
+        }
+    }
     if let Some(ms) = args.timeout_ms {
         builder = builder.timeout(Duration::from_millis(ms.max(1)));
     }

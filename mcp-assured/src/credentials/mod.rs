@@ -1,6 +1,13 @@
 //! [`Credentials`]: how the harness proves who it is to an HTTP server, in one place for
 //! every client that speaks HTTP: streamable HTTP, HTTP+SSE, the REST client, `#[mcp_test]`
-//! (its `bearer_token` and `headers(..)`) and the companion's `connect_to_server`.
+//! (its `bearer_token` and `headers(..)`) and the companion's `connect_to_server`; and
+//! [`OAuth`], the way that obtains its bearer token itself.
+
+pub(crate) mod oauth;
+
+pub use self::oauth::{
+    AuthorizationResult, DEFAULT_MAX_AUTHORIZATIONS, DEFAULT_REDIRECT_URI, OAuth,
+};
 
 use std::fmt;
 
@@ -46,7 +53,12 @@ pub struct Credentials {
 #[derive(Clone, PartialEq, Eq)]
 enum Authorization {
     Bearer(Secret),
-    Basic { user: String, password: Secret },
+    Basic {
+        user: String,
+        password: Secret,
+    },
+    /// A bearer token the transport obtains by OAuth.
+    OAuth(Box<OAuth>),
 }
 
 impl Credentials {
@@ -68,6 +80,22 @@ impl Credentials {
             password: password.into(),
         });
         self
+    }
+
+    /// A bearer token obtained by OAuth 2.1 when the server asks for one (see [`OAuth`]),
+    /// replacing a bearer token or basic authentication if one was set. Streamable HTTP
+    /// only: the HTTP+SSE transport predates MCP authorization.
+    pub fn oauth(mut self, oauth: OAuth) -> Self {
+        self.authorization = Some(Authorization::OAuth(Box::new(oauth)));
+        self
+    }
+
+    /// The OAuth settings, if the `Authorization` header comes from OAuth.
+    pub(crate) fn oauth_settings(&self) -> Option<&OAuth> {
+        match &self.authorization {
+            Some(Authorization::OAuth(oauth)) => Some(oauth),
+            _ => None,
+        }
     }
 
     /// A header sent with every request (an API key, a tenant); its value is a secret.
@@ -92,6 +120,7 @@ impl Credentials {
         let authorization = self.authorization.iter().map(|auth| match auth {
             Authorization::Bearer(_) => "a bearer token".to_owned(),
             Authorization::Basic { user, .. } => format!("basic authentication as {user}"),
+            Authorization::OAuth(oauth) => oauth.describe(),
         });
         let headers = self.headers.iter().map(|(name, _)| name.clone());
         join(authorization.chain(headers))
@@ -101,7 +130,7 @@ impl Credentials {
     /// wrong X-Api-Key`.
     pub(crate) fn describe_replaced(&self) -> String {
         let authorization = self.authorization.iter().map(|auth| match auth {
-            Authorization::Bearer(_) => "a wrong bearer token".to_owned(),
+            Authorization::Bearer(_) | Authorization::OAuth(_) => "a wrong bearer token".to_owned(),
             Authorization::Basic { user, .. } => format!("a wrong password for {user}"),
         });
         let headers = self
@@ -112,11 +141,14 @@ impl Credentials {
     }
 
     /// The same credentials with every value (the token, the password, each header's)
-    /// replaced by `wrong`: what a server that checks any of them must refuse.
+    /// replaced by `wrong`: what a server that checks any of them must refuse. OAuth becomes
+    /// the bearer token `wrong`.
     pub fn replaced_by(&self, wrong: &str) -> Credentials {
         Credentials {
             authorization: self.authorization.as_ref().map(|auth| match auth {
-                Authorization::Bearer(_) => Authorization::Bearer(Secret::new(wrong)),
+                Authorization::Bearer(_) | Authorization::OAuth(_) => {
+                    Authorization::Bearer(Secret::new(wrong))
+                }
                 Authorization::Basic { user, .. } => Authorization::Basic {
                     user: user.clone(),
                     password: Secret::new(wrong),
@@ -148,6 +180,8 @@ impl Credentials {
         }
         if let Some(authorization) = &self.authorization {
             let value = match authorization {
+                // The transport sends the token it obtains.
+                Authorization::OAuth(_) => return Ok(map),
                 Authorization::Bearer(token) => format!("Bearer {}", token.expose()),
                 Authorization::Basic { user, password } => {
                     let pair = format!("{user}:{}", password.expose());

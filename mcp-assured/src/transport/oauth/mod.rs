@@ -1,0 +1,492 @@
+//! OAuth 2.1 for streamable HTTP, as the MCP authorization spec defines it, on rmcp's `auth`
+//! module: rmcp discovers metadata, registers, builds the PKCE authorization URL with the
+//! `resource` parameter, exchanges codes, refreshes tokens and sends them; this module drives
+//! it. On a 401 it authorizes and retries, on `403 insufficient_scope` it steps up and
+//! retries, within [`OAuth::max_authorizations`]; it plays the user agent (or calls the
+//! test's own function); and it names the step that failed.
+//!
+//! [`OAuth::max_authorizations`]: crate::credentials::OAuth::max_authorizations
+
+mod user_agent;
+
+use std::{
+    error::Error as StdError,
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::Duration,
+};
+
+use rmcp::transport::{
+    AuthError,
+    auth::{
+        AuthClient, AuthorizationCallback, AuthorizationManager, AuthorizationMetadata,
+        AuthorizationRequest, AuthorizationSession, ClientCredentialsConfig, WWWAuthenticateParams,
+    },
+};
+use tokio::sync::Mutex;
+
+use super::diagnostics::Diagnostics;
+use crate::{
+    credentials::oauth::{Grant, OAuth},
+    error::{AuthorizationStep, Error},
+    tls::Tls,
+};
+
+/// The longest any one OAuth HTTP request may take; less when start-up is shorter, so that
+/// a hanging authorization server is named before start-up runs out.
+const MAX_HTTP_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Why the server refused a request, as its `WWW-Authenticate` says.
+#[derive(Debug, Clone)]
+pub(crate) enum Challenge {
+    /// 401: no token, or one it does not accept.
+    Unauthorized { www_authenticate: String },
+    /// 403 `insufficient_scope`: the token lacks `scope`.
+    InsufficientScope {
+        www_authenticate: String,
+        scope: Option<String>,
+    },
+}
+
+impl Challenge {
+    fn describe(&self) -> String {
+        match self {
+            Challenge::Unauthorized { www_authenticate } => {
+                format!("401 Unauthorized (WWW-Authenticate: {www_authenticate})")
+            }
+            Challenge::InsufficientScope {
+                www_authenticate, ..
+            } => format!("403 Forbidden (WWW-Authenticate: {www_authenticate})"),
+        }
+    }
+}
+
+/// A step that failed and why.
+#[derive(Debug, Clone)]
+pub(crate) struct Failure {
+    pub(crate) step: AuthorizationStep,
+    pub(crate) reason: String,
+}
+
+impl Failure {
+    fn new(step: AuthorizationStep, reason: impl Into<String>) -> Self {
+        Failure {
+            step,
+            reason: reason.into(),
+        }
+    }
+
+    /// rmcp's error, in words, with its causes.
+    fn from_rmcp(step: AuthorizationStep, error: &AuthError) -> Self {
+        let mut reason = error.to_string();
+        let mut source = error.source();
+        while let Some(cause) = source {
+            reason.push_str(": ");
+            reason.push_str(&cause.to_string());
+            source = cause.source();
+        }
+        Failure::new(step, reason)
+    }
+
+    pub(crate) fn into_error(self, target: &str) -> Error {
+        Error::Authorization {
+            target: target.to_owned(),
+            step: self.step,
+            reason: self.reason,
+        }
+    }
+}
+
+/// The OAuth state of one connection: rmcp's manager (shared with the [`AuthClient`] that
+/// sends the token), the settings, and a user agent.
+pub(crate) struct OAuthSession {
+    settings: OAuth,
+    server_url: String,
+    manager: Arc<Mutex<AuthorizationManager>>,
+    user_agent: reqwest::Client,
+    http: reqwest::Client,
+    /// Serializes authorizations: requests refused together authorize once.
+    flow: Mutex<()>,
+    /// Counts completed authorizations, so that a request refused before another one
+    /// authorized retries with the new token instead of authorizing again.
+    generation: AtomicU64,
+    diagnostics: Arc<Diagnostics>,
+}
+
+impl std::fmt::Debug for OAuthSession {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OAuthSession")
+            .field("settings", &self.settings)
+            .field("server_url", &self.server_url)
+            .finish_non_exhaustive()
+    }
+}
+
+impl OAuthSession {
+    /// A session for the server at `server_url`, and the client that sends its tokens with
+    /// `http`'s requests. `startup_timeout` bounds each OAuth HTTP request to a part of it.
+    pub(crate) async fn start<C>(
+        settings: &OAuth,
+        server_url: &str,
+        tls: &Tls,
+        startup_timeout: Duration,
+        http: C,
+        diagnostics: &Arc<Diagnostics>,
+    ) -> Result<(Arc<OAuthSession>, AuthClient<C>), Error> {
+        let timeout = (startup_timeout / 4).clamp(Duration::from_millis(100), MAX_HTTP_TIMEOUT);
+        let build = |redirects: reqwest::redirect::Policy| {
+            tls.client_builder()?
+                .timeout(timeout)
+                .redirect(redirects)
+                .build()
+                .map_err(|error| Error::invalid("OAuth HTTP client", error.to_string()))
+        };
+        // Discovery and token requests follow at most a few redirects; the user agent
+        // follows them itself, to stop at the redirect URI.
+        let oauth_http = build(reqwest::redirect::Policy::limited(5))?;
+        let user_agent = build(reqwest::redirect::Policy::none())?;
+        let mut manager = AuthorizationManager::new(server_url)
+            .await
+            .map_err(|error| {
+                Error::invalid(
+                    "OAuth",
+                    format!("`{server_url}` cannot be authorized: {error}"),
+                )
+            })?;
+        manager
+            .with_client(oauth_http.clone())
+            .map_err(|error| Error::invalid("OAuth HTTP client", error.to_string()))?;
+        let client = AuthClient::new(http, manager);
+        let session = OAuthSession {
+            settings: settings.clone(),
+            server_url: server_url.to_owned(),
+            manager: client.auth_manager.clone(),
+            user_agent,
+            http: oauth_http,
+            flow: Mutex::new(()),
+            generation: AtomicU64::new(0),
+            diagnostics: diagnostics.clone(),
+        };
+        Ok((Arc::new(session), client))
+    }
+
+    /// How many requests one request may cause to be authorized.
+    pub(crate) fn max_authorizations(&self) -> u32 {
+        self.settings.max_authorizations
+    }
+
+    /// The number of authorizations completed so far; see [`answer`](Self::answer).
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
+    }
+
+    /// Answers `challenge` to a request sent at `generation`: authorizes (or steps up),
+    /// unless another request authorized meanwhile, in which case a retry uses its token.
+    pub(crate) async fn answer(&self, challenge: &Challenge, generation: u64) -> Result<(), ()> {
+        let _flow = self.flow.lock().await;
+        if self.generation() != generation {
+            return Ok(());
+        }
+        let outcome = match challenge {
+            Challenge::InsufficientScope {
+                scope: Some(scope), ..
+            } => self.step_up(scope).await,
+            Challenge::InsufficientScope {
+                www_authenticate, ..
+            }
+            | Challenge::Unauthorized { www_authenticate } => {
+                self.authorize(Some(www_authenticate)).await
+            }
+        };
+        match outcome {
+            Ok(()) => {
+                self.generation.fetch_add(1, Ordering::AcqRel);
+                Ok(())
+            }
+            Err(failure) => {
+                self.fail(failure);
+                Err(())
+            }
+        }
+    }
+
+    /// The server still refuses after `times` authorizations.
+    pub(crate) fn give_up(&self, challenge: &Challenge, times: u32) {
+        self.fail(Failure::new(
+            AuthorizationStep::Retry,
+            format!(
+                "the server still answers {} after {times} authorization{}",
+                challenge.describe(),
+                if times == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+
+    /// A failure of rmcp's own (a token refresh, say) while sending a request.
+    pub(crate) fn fail_rmcp(&self, error: &AuthError) {
+        let step = match error {
+            AuthError::TokenRefreshFailed(_) | AuthError::TokenRefreshRejected(_) => {
+                AuthorizationStep::Refresh
+            }
+            _ => AuthorizationStep::Token,
+        };
+        self.fail(Failure::from_rmcp(step, error));
+    }
+
+    fn fail(&self, failure: Failure) {
+        tracing::debug!(step = %failure.step, reason = %failure.reason, "OAuth failed");
+        self.diagnostics
+            .record_authorization(failure.into_error(&self.server_url));
+    }
+
+    /// Discovery, client identity and a token, from the start.
+    async fn authorize(&self, www_authenticate: Option<&str>) -> Result<(), Failure> {
+        let mut guard = self.manager.lock().await;
+        self.discover(&mut guard, www_authenticate).await?;
+        match self.settings.grant {
+            Grant::ClientCredentials => self.client_credentials(&mut guard, &[]).await,
+            Grant::AuthorizationCode => {
+                // rmcp's session takes the manager and hands it back; a blank one stands in.
+                let stand_in = AuthorizationManager::new(self.server_url.as_str())
+                    .await
+                    .map_err(|e| Failure::from_rmcp(AuthorizationStep::Authorization, &e))?;
+                let manager = std::mem::replace(&mut *guard, stand_in);
+                let session = match AuthorizationSession::new(manager, self.request()).await {
+                    Ok(session) => session,
+                    Err((manager, error)) => {
+                        *guard = manager;
+                        return Err(Failure::from_rmcp(AuthorizationStep::Registration, &error));
+                    }
+                };
+                let callback = self.visit(session.get_authorization_url()).await;
+                let token = match &callback {
+                    Ok(callback) => session.handle_callback_url(callback).await.map(drop),
+                    Err(_) => Ok(()),
+                };
+                *guard = session.auth_manager;
+                callback?;
+                token.map_err(|error| Failure::from_rmcp(AuthorizationStep::Token, &error))
+            }
+        }
+    }
+
+    /// Resolves and sets the authorization server's metadata.
+    async fn discover(
+        &self,
+        manager: &mut AuthorizationManager,
+        www_authenticate: Option<&str>,
+    ) -> Result<(), Failure> {
+        if let Some(url) = www_authenticate.and_then(|header| self.named_metadata(header)) {
+            self.check_resource_metadata(&url).await?;
+        }
+        match manager
+            .resolve_metadata_from_challenge(www_authenticate)
+            .await
+        {
+            Ok(resolution) => {
+                manager.set_metadata(resolution.metadata);
+                Ok(())
+            }
+            Err(AuthError::AuthorizationServerMismatch { .. }) => {
+                // MCP 2025-03-26 servers publish their authorization server's metadata at
+                // their own origin, whatever its issuer says.
+                let metadata = self.legacy_metadata().await?;
+                manager.set_metadata(metadata);
+                Ok(())
+            }
+            Err(error) => Err(Failure::from_rmcp(discovery_step(&error), &error)),
+        }
+    }
+
+    /// The protected resource metadata URL a challenge names, if it names one.
+    fn named_metadata(&self, www_authenticate: &str) -> Option<reqwest::Url> {
+        let base = reqwest::Url::parse(&self.server_url).ok()?;
+        WWWAuthenticateParams::parse(www_authenticate, &base).resource_metadata_url
+    }
+
+    /// Whether the protected resource metadata the server names is a JSON object naming
+    /// authorization servers. rmcp, finding it unusable, falls back to older discovery, and
+    /// a later step fails for a reason that is not the cause; a client must use it, so a
+    /// broken one is the error.
+    async fn check_resource_metadata(&self, url: &reqwest::Url) -> Result<(), Failure> {
+        let failed = |reason: String| {
+            Failure::new(
+                AuthorizationStep::ResourceMetadata,
+                format!("{url}, named by the server's WWW-Authenticate, {reason}"),
+            )
+        };
+        let response = self.http.get(url.clone()).send().await.map_err(|e| {
+            failed(format!(
+                "could not be fetched: {}",
+                super::describe_request_error(&e)
+            ))
+        })?;
+        let status = response.status();
+        let body = response.text().await.unwrap_or_default();
+        if !status.is_success() {
+            return Err(failed(format!("answered {status}: {}", excerpt(&body))));
+        }
+        match serde_json::from_str::<serde_json::Value>(&body) {
+            Ok(document) if document["authorization_servers"].is_array() => Ok(()),
+            Ok(_) => Err(failed(format!(
+                "names no `authorization_servers`: {}",
+                excerpt(&body)
+            ))),
+            Err(error) => Err(failed(format!("is not JSON ({error}): {}", excerpt(&body)))),
+        }
+    }
+
+    /// `{origin}/.well-known/oauth-authorization-server`, as protocol 2025-03-26 finds it.
+    async fn legacy_metadata(&self) -> Result<AuthorizationMetadata, Failure> {
+        let failed = |reason: String| Failure::new(AuthorizationStep::ServerMetadata, reason);
+        let mut url = reqwest::Url::parse(&self.server_url).map_err(|e| failed(e.to_string()))?;
+        url.set_path("/.well-known/oauth-authorization-server");
+        url.set_query(None);
+        let response = self
+            .http
+            .get(url.clone())
+            .send()
+            .await
+            .map_err(|e| failed(format!("{url}: {}", super::describe_request_error(&e))))?;
+        if !response.status().is_success() {
+            return Err(failed(format!("{url} answered {}", response.status())));
+        }
+        let body = response.text().await.map_err(|e| failed(e.to_string()))?;
+        serde_json::from_str(&body).map_err(|error| {
+            failed(format!(
+                "{url} is not authorization server metadata ({error}): {}",
+                excerpt(&body)
+            ))
+        })
+    }
+
+    /// The authorization request: the client's identity and scopes as configured.
+    fn request(&self) -> AuthorizationRequest {
+        let settings = &self.settings;
+        let mut request = AuthorizationRequest::new(settings.redirect_uri.as_str())
+            .with_client_name(settings.client_name.as_str());
+        request = if settings.scopes.is_empty() {
+            request.with_initial_scope_selection()
+        } else {
+            request.with_scopes(settings.scopes.clone())
+        };
+        if let Some(url) = &settings.client_metadata_url {
+            request = request.with_client_metadata_url(url.as_str());
+        }
+        if let Some(id) = &settings.client_id {
+            request = request.with_preregistered_client(id.as_str());
+            if let Some(secret) = &settings.client_secret {
+                request = request.with_client_secret(secret.expose());
+            }
+        }
+        request
+    }
+
+    /// The client-credentials grant, for the configured scopes and `extra` ones.
+    async fn client_credentials(
+        &self,
+        manager: &mut AuthorizationManager,
+        extra: &[String],
+    ) -> Result<(), Failure> {
+        let settings = &self.settings;
+        let (Some(client_id), Some(secret)) = (&settings.client_id, &settings.client_secret) else {
+            return Err(Failure::new(
+                AuthorizationStep::Registration,
+                "the client-credentials grant needs a pre-registered client ID and secret",
+            ));
+        };
+        let mut scopes = if settings.scopes.is_empty() {
+            manager.select_scopes(None, &[])
+        } else {
+            settings.scopes.clone()
+        };
+        for scope in extra {
+            if !scopes.contains(scope) {
+                scopes.push(scope.clone());
+            }
+        }
+        let config = ClientCredentialsConfig::ClientSecret {
+            client_id: client_id.clone(),
+            client_secret: secret.expose().to_owned(),
+            scopes,
+            resource: Some(self.server_url.clone()),
+        };
+        manager
+            .configure_client_credentials(&config)
+            .map_err(|e| Failure::from_rmcp(AuthorizationStep::Registration, &e))?;
+        manager
+            .exchange_client_credentials(&config)
+            .await
+            .map(drop)
+            .map_err(|e| Failure::from_rmcp(AuthorizationStep::Token, &e))
+    }
+
+    /// A token with `scope` added to what was granted (`403 insufficient_scope`).
+    async fn step_up(&self, scope: &str) -> Result<(), Failure> {
+        let mut guard = self.manager.lock().await;
+        if self.settings.grant == Grant::ClientCredentials {
+            let wanted: Vec<String> = scope.split_whitespace().map(str::to_owned).collect();
+            return self.client_credentials(&mut guard, &wanted).await;
+        }
+        let url = guard
+            .request_scope_upgrade(scope)
+            .await
+            .map_err(|e| Failure::from_rmcp(AuthorizationStep::Authorization, &e))?;
+        let callback = self.visit(&url).await?;
+        let callback = AuthorizationCallback::from_redirect_url(&callback)
+            .map_err(|e| Failure::from_rmcp(AuthorizationStep::Authorization, &e))?;
+        guard
+            .exchange_code_for_token_with_issuer(
+                &callback.code,
+                &callback.csrf_token,
+                callback.issuer.as_deref(),
+            )
+            .await
+            .map(drop)
+            .map_err(|e| Failure::from_rmcp(AuthorizationStep::Token, &e))
+    }
+
+    /// The redirect URL with the code, from the test's function or headless.
+    async fn visit(&self, authorization_url: &str) -> Result<String, Failure> {
+        let redirect_uri = &self.settings.redirect_uri;
+        match &self.settings.authorizer {
+            Some(authorize) => {
+                let answer = authorize(authorization_url.to_owned())
+                    .await
+                    .map_err(|error| {
+                        Failure::new(
+                            AuthorizationStep::Authorization,
+                            format!("the test's authorize_with function failed: {error}"),
+                        )
+                    })?;
+                user_agent::callback_from_answer(&answer, authorization_url, redirect_uri)
+            }
+            None => user_agent::follow(&self.user_agent, authorization_url, redirect_uri).await,
+        }
+    }
+}
+
+/// Which step a discovery error belongs to.
+fn discovery_step(error: &AuthError) -> AuthorizationStep {
+    match error {
+        AuthError::ProtectedResourceMetadataInvalid { .. } => AuthorizationStep::ResourceMetadata,
+        AuthError::DiscoveryRequestFailed { url, .. }
+            if url.path().contains("oauth-protected-resource") =>
+        {
+            AuthorizationStep::ResourceMetadata
+        }
+        _ => AuthorizationStep::ServerMetadata,
+    }
+}
+
+/// The start of a body, for a message.
+fn excerpt(body: &str) -> String {
+    let cut: String = body.chars().take(200).collect();
+    if cut.len() < body.len() {
+        format!("{cut}…")
+    } else {
+        cut
+    }
+}

@@ -1,0 +1,315 @@
+//! OAuth against a resource server of our own (the example server, requiring a bearer token
+//! and naming its protected resource metadata in the 401) whose authorization server is a
+//! wiremock HTTP backend, as a deployed MCP server's identity provider is. The official
+//! conformance suite proves the protocol (`tests/tests/conformance.rs`); this suite proves
+//! what it cannot stage: the test's own `authorize_with` function, the client-credentials
+//! grant against a plain server, and every way an authorization server goes wrong, each a
+//! typed [`Error::Authorization`] naming the step, within the start-up timeout, never
+//! showing a token or a secret.
+
+use std::time::{Duration, Instant};
+
+use mcp_assured::{
+    AuthorizationStep, Error, OAuth,
+    wiremock::{
+        Mock, ResponseTemplate,
+        matchers::{body_string_contains, method, path},
+    },
+};
+use mcp_assured_tests::oauth::{ApproveAtOnce, Deployment, TOKEN};
+use serde_json::json;
+
+const SECRET: &str = "client-secret-5678";
+
+/// `build()`'s error, which must come within the start-up timeout and show no secret.
+async fn refused(builder: mcp_assured::ClientBuilder, step: AuthorizationStep) -> String {
+    let started = Instant::now();
+    let error = builder.build().await.expect_err("authorization must fail");
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "took {:?}: {error}",
+        started.elapsed()
+    );
+    let message = error.to_string();
+    assert!(
+        matches!(&error, Error::Authorization { step: failed, .. } if *failed == step),
+        "expected {step:?}, got {error:?}"
+    );
+    for shown in [message.clone(), format!("{error:?}")] {
+        assert!(!shown.contains(TOKEN), "{shown}");
+        assert!(!shown.contains(SECRET), "{shown}");
+    }
+    message
+}
+
+#[tokio::test]
+async fn discovers_registers_authorizes_headless_and_calls() {
+    let deployment = Deployment::compliant().await;
+    let client = deployment.client(OAuth::new()).build().await.unwrap();
+    let result = client
+        .call_tool("echo", json!({"message": "authorized"}))
+        .await
+        .unwrap();
+    assert_eq!(result.text(), "authorized");
+    // The metadata the 401 names is read twice: checked by the harness, then used by rmcp.
+    assert_eq!(
+        deployment.received().await,
+        [
+            "GET /prm",
+            "GET /prm",
+            "GET /.well-known/oauth-authorization-server",
+            "POST /register",
+            "GET /authorize",
+            "POST /token"
+        ]
+    );
+    let requests = deployment
+        .authorization_server
+        .received_requests()
+        .await
+        .unwrap();
+    let authorize = requests
+        .iter()
+        .find(|r| r.url.path() == "/authorize")
+        .unwrap();
+    let query = authorize.url.query().unwrap_or_default().to_owned();
+    assert!(query.contains("code_challenge_method=S256"), "{query}");
+    assert!(query.contains("resource="), "{query}");
+    client.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_tests_own_function_can_authorize() {
+    let deployment = Deployment::compliant().await;
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let remember = seen.clone();
+    let oauth = OAuth::new()
+        .client_id("pre-registered")
+        .authorize_with(move |url| {
+            *remember.lock().unwrap() = url;
+            async { Ok("code-from-the-test".to_owned()) }
+        });
+    let client = deployment.client(oauth).build().await.unwrap();
+    client.list_tools().await.unwrap();
+    let url = seen.lock().unwrap().clone();
+    assert!(
+        url.starts_with(&format!("{}/authorize?", deployment.issuer())),
+        "{url}"
+    );
+    assert!(url.contains("client_id=pre-registered"), "{url}");
+    // Pre-registered: no registration; the test's function replaced the redirect.
+    let received = deployment.received().await;
+    assert!(
+        !received.contains(&"POST /register".to_owned()),
+        "{received:?}"
+    );
+    assert!(
+        !received.contains(&"GET /authorize".to_owned()),
+        "{received:?}"
+    );
+}
+
+#[tokio::test]
+async fn the_client_credentials_grant_needs_no_user() {
+    let deployment = Deployment::start().await;
+    deployment.serve_metadata().await;
+    Mock::given(method("POST"))
+        .and(path("/token"))
+        .and(body_string_contains("grant_type=client_credentials"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "access_token": TOKEN, "token_type": "Bearer", "expires_in": 3600,
+        })))
+        .mount(&deployment.authorization_server)
+        .await;
+    let client = deployment
+        .client(OAuth::client_credentials("service", SECRET))
+        .build()
+        .await
+        .unwrap();
+    client.list_tools().await.unwrap();
+    assert!(
+        format!("{client:?}").find(SECRET).is_none(),
+        "the secret leaked into Debug"
+    );
+}
+
+#[tokio::test]
+async fn malformed_protected_resource_metadata_is_named() {
+    let deployment = Deployment::start().await;
+    deployment.authorization_server.reset().await;
+    deployment
+        .answer(
+            "GET",
+            "/prm",
+            ResponseTemplate::new(200).set_body_raw("{\"resource\": ", "application/json"),
+        )
+        .await;
+    let message = refused(
+        deployment.client(OAuth::new()),
+        AuthorizationStep::ResourceMetadata,
+    )
+    .await;
+    assert!(message.contains("protected resource metadata"), "{message}");
+    assert!(
+        message.contains("/prm, named by the server's WWW-Authenticate, is not JSON"),
+        "{message}"
+    );
+}
+
+#[tokio::test]
+async fn an_authorization_server_answering_html_is_named() {
+    let deployment = Deployment::start().await;
+    deployment
+        .answer(
+            "GET",
+            "/.well-known/oauth-authorization-server",
+            ResponseTemplate::new(200)
+                .set_body_raw("<html><body>Sign in</body></html>", "text/html"),
+        )
+        .await;
+    refused(
+        deployment.client(OAuth::new()),
+        AuthorizationStep::ServerMetadata,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_token_endpoint_that_hangs_is_named_within_the_timeout() {
+    let deployment = Deployment::start().await;
+    deployment.serve_metadata().await;
+    deployment
+        .answer(
+            "POST",
+            "/token",
+            ResponseTemplate::new(200).set_delay(Duration::from_secs(30)),
+        )
+        .await;
+    let message = refused(
+        deployment.client(OAuth::client_credentials("service", SECRET)),
+        AuthorizationStep::Token,
+    )
+    .await;
+    assert!(message.contains("the token request"), "{message}");
+}
+
+#[tokio::test]
+async fn a_redirect_loop_and_a_login_page_are_the_authorization_step() {
+    let looping = Deployment::start().await;
+    looping.serve_metadata().await;
+    let back = format!("{}/authorize", looping.issuer());
+    looping
+        .answer(
+            "GET",
+            "/authorize",
+            ResponseTemplate::new(302).insert_header("Location", back.as_str()),
+        )
+        .await;
+    let message = refused(
+        looping.client(OAuth::new().client_id("c")),
+        AuthorizationStep::Authorization,
+    )
+    .await;
+    assert!(message.contains("a redirect loop"), "{message}");
+
+    let login = Deployment::start().await;
+    login.serve_metadata().await;
+    login
+        .answer(
+            "GET",
+            "/authorize",
+            ResponseTemplate::new(200).set_body_raw("<form>password</form>", "text/html"),
+        )
+        .await;
+    let message = refused(
+        login.client(OAuth::new().client_id("c")),
+        AuthorizationStep::Authorization,
+    )
+    .await;
+    assert!(message.contains("a login or consent form"), "{message}");
+    assert!(message.contains("authorize_with"), "{message}");
+}
+
+#[tokio::test]
+async fn a_refused_token_request_and_a_token_never_accepted_are_named() {
+    let deployment = Deployment::start().await;
+    deployment.serve_metadata().await;
+    deployment
+        .answer(
+            "POST",
+            "/token",
+            ResponseTemplate::new(401).set_body_json(json!({"error": "invalid_client"})),
+        )
+        .await;
+    let message = refused(
+        deployment.client(OAuth::client_credentials("service", SECRET)),
+        AuthorizationStep::Token,
+    )
+    .await;
+    assert!(message.contains("failed at the token request"), "{message}");
+
+    // A token the resource server never accepts: three authorizations, then the error.
+    let stubborn = Deployment::start().await;
+    stubborn.serve_metadata().await;
+    stubborn.issue("not-the-right-token").await;
+    let message = refused(
+        stubborn.client(OAuth::client_credentials("service", SECRET)),
+        AuthorizationStep::Retry,
+    )
+    .await;
+    assert!(message.contains("after 3 authorizations"), "{message}");
+}
+
+#[tokio::test]
+async fn an_expiring_token_is_refreshed_without_authorizing_again() {
+    let deployment = Deployment::start().await;
+    deployment.serve_metadata().await;
+    Mock::given(method("GET"))
+        .and(path("/authorize"))
+        .respond_with(ApproveAtOnce)
+        .mount(&deployment.authorization_server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/token"))
+        .and(body_string_contains("grant_type=authorization_code"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "access_token": "short-lived-token",
+            "token_type": "Bearer",
+            "expires_in": 1,
+            "refresh_token": "the-refresh-token",
+        })))
+        .mount(&deployment.authorization_server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/token"))
+        .and(body_string_contains("grant_type=refresh_token"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "access_token": TOKEN, "token_type": "Bearer", "expires_in": 3600,
+        })))
+        .mount(&deployment.authorization_server)
+        .await;
+    let client = deployment
+        .client(OAuth::new().client_id("pre-registered"))
+        .build()
+        .await
+        .unwrap();
+    client.list_tools().await.unwrap();
+    let received = deployment.received().await;
+    let count = |wanted: &str| received.iter().filter(|seen| *seen == wanted).count();
+    assert_eq!(count("GET /authorize"), 1, "{received:?}");
+    assert!(count("POST /token") >= 2, "{received:?}");
+    let bodies: Vec<String> = deployment
+        .authorization_server
+        .received_requests()
+        .await
+        .unwrap()
+        .iter()
+        .map(|request| String::from_utf8_lossy(&request.body).into_owned())
+        .collect();
+    assert!(
+        bodies
+            .iter()
+            .any(|body| body.contains("refresh_token=the-refresh-token")),
+        "{bodies:?}"
+    );
+}
