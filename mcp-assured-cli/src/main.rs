@@ -101,9 +101,9 @@ async fn main() -> ExitCode {
 /// Logs go to stderr only (stdout carries the protocol over stdio), filtered by `RUST_LOG`;
 /// the default is `warn` without rmcp, which logs a closed transport as an error of its own
 /// that the commands report better, and without rustls-platform-verifier, which logs a
-/// rejected certificate that the commands report as a TLS error. Whatever `RUST_LOG` says, rmcp never logs below `info`:
-/// at debug it prints whole requests, and `connect_to_server`'s carry bearer tokens and auth
-/// headers.
+/// rejected certificate that the commands report as a TLS error. Whatever `RUST_LOG` says,
+/// rmcp never logs below `info`: at debug it prints whole requests, and `connect_to_server`'s
+/// carry bearer tokens and auth headers, and OAuth's authorization codes.
 fn init_logging() {
     let from_env = EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| EnvFilter::new("warn,rmcp=off,rustls_platform_verifier=off"));

@@ -342,3 +342,23 @@ fn check_rest_with_a_bearer_token_passes_on_a_guarded_hybrid_server() {
         "{text}\n{stderr}"
     );
 }
+
+/// `--startup-timeout` bounds a server that never answers `initialize`, apart from the
+/// request `--timeout`; the message says which limit ran out.
+#[test]
+fn a_server_that_never_starts_is_cut_off_by_the_startup_timeout() {
+    let started = std::time::Instant::now();
+    let output = mcp_assured(&["list", "--startup-timeout", "1", "--", "sleep", "30"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "took {:?}",
+        started.elapsed()
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("`initialize` got no answer within 1s"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("start-up"), "{stderr}");
+}

@@ -54,6 +54,18 @@ fn list_authorizes_with_oauth_headless_or_by_client_credentials() {
     );
 }
 
+/// A client secret in the environment is for `--oauth`; without it, nothing changes.
+#[test]
+fn a_client_secret_in_the_environment_does_not_get_in_the_way() {
+    let url = "http://127.0.0.1:1/mcp";
+    let output = run(&["list", url], &[("MCP_ASSURED_CLIENT_SECRET", "x")]);
+    assert!(
+        printed(&output).contains("connection refused"),
+        "{}",
+        printed(&output)
+    );
+}
+
 #[test]
 fn oauth_options_need_oauth_and_client_credentials_need_a_client() {
     let without = run(&["list", "--client-id", "x", "http://127.0.0.1:1/mcp"], &[]);

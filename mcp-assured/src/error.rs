@@ -470,7 +470,8 @@ fn during(method: Option<&str>) -> String {
 fn raise(method: &str) -> &'static str {
     if method == "initialize" {
         "the server did not start in time (the start-up timeout). Raise it with \
-         `.startup_timeout(..)` on the builder (`startup_timeout = \"..\"` in `#[mcp_test]`) if \
+         `.startup_timeout(..)` on the builder (`startup_timeout = \"..\"` in `#[mcp_test]`, \
+         `--startup-timeout` on the command line, `startup_timeout_ms` in connect_to_server) if \
          the server is just slow to boot."
     } else {
         "the request was cancelled. Raise the limit with `.timeout(..)` on the builder or \

@@ -14,8 +14,9 @@ use crate::error::{Error, Result, TlsProblem};
 
 /// Which server certificates the client accepts over `https://`.
 ///
-/// By default, those the platform trusts: the system's CA store, or the PEM bundle named by
-/// `SSL_CERT_FILE` (and directories in `SSL_CERT_DIR`) when set, as curl and OpenSSL read it.
+/// By default, those the platform trusts: the system's CA store, or on Linux the PEM bundle
+/// named by `SSL_CERT_FILE` (and directories in `SSL_CERT_DIR`) when set, as curl and OpenSSL
+/// read it (macOS and Windows verify with the system's own store).
 /// Add a private CA with [`ca_certificate_pem`](Self::ca_certificate_pem) or
 /// [`ca_certificate_file`](Self::ca_certificate_file) (it is trusted besides the platform's),
 /// or, for a throwaway self-signed test server, accept any certificate with

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use mcp_assured::{
     AuthorizationStep, Error, OAuth,
     wiremock::{
-        Mock, ResponseTemplate,
+        Mock, Request, Respond, ResponseTemplate,
         matchers::{body_string_contains, method, path},
     },
 };
@@ -258,6 +258,7 @@ async fn a_refused_token_request_and_a_token_never_accepted_are_named() {
     )
     .await;
     assert!(message.contains("after 3 authorizations"), "{message}");
+    assert!(!message.contains("not-the-right-token"), "{message}");
 }
 
 #[tokio::test]
@@ -311,5 +312,63 @@ async fn an_expiring_token_is_refreshed_without_authorizing_again() {
             .iter()
             .any(|body| body.contains("refresh_token=the-refresh-token")),
         "{bodies:?}"
+    );
+}
+
+/// A redirect to `path` on the same server, relative, keeping the query.
+struct RelativeHop(&'static str);
+
+impl Respond for RelativeHop {
+    fn respond(&self, request: &Request) -> ResponseTemplate {
+        let location = format!("{}?{}", self.0, request.url.query().unwrap_or_default());
+        ResponseTemplate::new(302).insert_header("Location", location.as_str())
+    }
+}
+
+#[tokio::test]
+async fn relative_redirects_are_followed_and_a_code_for_another_address_is_not_fetched() {
+    // /authorize → /login (a relative Location) → the redirect URI.
+    let hops = Deployment::start().await;
+    hops.serve_metadata().await;
+    hops.issue(TOKEN).await;
+    Mock::given(method("GET"))
+        .and(path("/authorize"))
+        .respond_with(RelativeHop("/login"))
+        .mount(&hops.authorization_server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/login"))
+        .respond_with(ApproveAtOnce)
+        .mount(&hops.authorization_server)
+        .await;
+    let client = hops
+        .client(OAuth::new().client_id("c"))
+        .build()
+        .await
+        .unwrap();
+    client.list_tools().await.unwrap();
+
+    // A code sent to another address than the redirect URI is not followed there.
+    let astray = Deployment::start().await;
+    astray.serve_metadata().await;
+    let elsewhere = format!("{}/elsewhere?code=the-code&state=s", astray.issuer());
+    astray
+        .answer(
+            "GET",
+            "/authorize",
+            ResponseTemplate::new(302).insert_header("Location", elsewhere.as_str()),
+        )
+        .await;
+    let message = refused(
+        astray.client(OAuth::new().client_id("c")),
+        AuthorizationStep::Authorization,
+    )
+    .await;
+    assert!(message.contains("with a code or an error"), "{message}");
+    assert!(!message.contains("the-code"), "{message}");
+    let received = astray.received().await;
+    assert!(
+        !received.contains(&"GET /elsewhere".to_owned()),
+        "{received:?}"
     );
 }

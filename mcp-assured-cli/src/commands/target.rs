@@ -1,5 +1,5 @@
 //! The server a one-shot command talks to: `<url>` or `-- <command> [args…]`, with headers,
-//! a bearer token or OAuth, TLS trust, environment and a timeout.
+//! a bearer token or OAuth, TLS trust, environment, and the request and start-up timeouts.
 
 use std::{path::PathBuf, time::Duration};
 
@@ -41,18 +41,24 @@ pub(crate) struct Target {
     /// server, register (or use --client-id), follow the authorization URL headless and get
     /// a token; `--oauth=client-credentials` for the machine-to-machine grant (needs
     /// --client-id and --client-secret).
-    #[arg(long, value_enum, value_name = "GRANT", num_args = 0..=1, require_equals = true, default_missing_value = "authorization-code")]
+    #[arg(
+        long,
+        value_enum,
+        value_name = "GRANT",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "authorization-code"
+    )]
     oauth: Option<OAuthGrant>,
     /// OAuth: a client ID registered with the authorization server (no registration).
     #[arg(long, value_name = "ID", requires = "oauth")]
     client_id: Option<String>,
-    /// OAuth: the registered client's secret.
+    /// OAuth: the registered client's secret (used only with --oauth).
     #[arg(
         long,
         value_name = "SECRET",
         env = "MCP_ASSURED_CLIENT_SECRET",
-        hide_env_values = true,
-        requires = "client_id"
+        hide_env_values = true
     )]
     client_secret: Option<String>,
     /// OAuth: a scope to ask for (repeatable); by default what the server names.
@@ -76,6 +82,11 @@ pub(crate) struct Target {
     /// Seconds each request may take.
     #[arg(long, default_value_t = 30)]
     timeout: u64,
+    /// Seconds start-up may take: starting or reaching the server, OAuth if it asks, and
+    /// the initialize handshake (default 60). Separate from --timeout, so that a short
+    /// request timeout does not fail a server that is slow to boot.
+    #[arg(long, value_name = "SECONDS")]
+    startup_timeout: Option<u64>,
 }
 
 impl Target {
@@ -87,6 +98,9 @@ impl Target {
     /// Connects and initializes.
     pub(crate) async fn connect(&self) -> Result<McpClient, String> {
         let mut builder = McpAssured::client().timeout(Duration::from_secs(self.timeout.max(1)));
+        if let Some(seconds) = self.startup_timeout {
+            builder = builder.startup_timeout(Duration::from_secs(seconds.max(1)));
+        }
         let first = &self.target[0];
         if first.starts_with("http://") || first.starts_with("https://") {
             if self.target.len() > 1 {
@@ -180,6 +194,9 @@ impl Target {
             oauth = oauth.client_id(id);
         }
         if let Some(secret) = &self.client_secret {
+            if self.client_id.is_none() {
+                return Err("--client-secret needs --client-id".to_owned());
+            }
             oauth = oauth.client_secret(secret.as_str());
         }
         if !self.scopes.is_empty() {

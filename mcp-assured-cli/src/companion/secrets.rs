@@ -1,5 +1,6 @@
-//! Credentials in a tool's arguments (`bearer_token`, `client_secret`, `headers`, `env`) never come back in an
-//! answer: not in the echoed arguments, and not inside a parse error that quotes a value.
+//! Credentials in a tool's arguments (`bearer_token`, `client_secret`, `headers`, `env`) never
+//! come back in an answer: not in the echoed arguments, and not inside a parse error that
+//! quotes a value.
 
 use rmcp::model::JsonObject;
 use serde_json::Value;

@@ -14,6 +14,7 @@ use crate::{
     transport::{
         diagnostics::{Diagnostics, Fault},
         http::{CONNECTION_REFUSED, status_in_message},
+        oauth,
         sse::{PostError, describe_request_error},
         streamable_http::unparsable_body,
     },
@@ -188,7 +189,7 @@ pub(crate) async fn request_failed(
         },
         ServiceError::TransportClosed => closed(Some(method), diagnostics, None).await,
         ServiceError::TransportSend(error) => {
-            if let Some(refused) = diagnostics.take_authorization() {
+            if let Some(refused) = oauth::failure_of(error.error.as_ref(), diagnostics) {
                 return refused;
             }
             let failure = http_failure(error.error.as_ref());
@@ -239,7 +240,7 @@ pub(crate) async fn initialize_failed(
     const METHOD: &str = "initialize";
     match error {
         ClientInitializeError::TransportError { error, .. } => {
-            if let Some(refused) = diagnostics.take_authorization() {
+            if let Some(refused) = oauth::failure_of(error.error.as_ref(), diagnostics) {
                 return refused;
             }
             let failure = http_failure(error.error.as_ref());

@@ -42,7 +42,9 @@ pub(crate) enum Grant {
 /// server that approves at once answers; for one that shows a login page, give
 /// [`authorize_with`](Self::authorize_with) a function that logs in.
 ///
-/// Secrets and tokens never appear in `Debug` output, errors or logs.
+/// Secrets and tokens never appear in `Debug` output or errors, nor in mcp-assured's logs.
+/// rmcp logs the authorization code at `debug` (target `rmcp`): keep `rmcp` at `info` or
+/// above in logs others read (the `mcp-assured` binary always does).
 ///
 /// ```
 /// use mcp_assured::{Credentials, McpAssured, OAuth};

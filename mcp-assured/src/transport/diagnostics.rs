@@ -48,8 +48,10 @@ pub(crate) struct Diagnostics {
     /// Streamable HTTP: the id of a response that came on a request's own stream under
     /// another id, by the request's id. rmcp ends the stream at it, so the answer is lost.
     misdirected: Mutex<HashMap<RequestId, Value>>,
-    /// Why OAuth failed, kept for the request that was refused.
-    authorization: Mutex<Option<Error>>,
+    /// Why OAuth failed, kept for each request that was refused, by the number its error
+    /// names.
+    authorization: Mutex<HashMap<u64, Error>>,
+    authorization_failures: std::sync::atomic::AtomicU64,
 }
 
 impl Diagnostics {
@@ -88,14 +90,19 @@ impl Diagnostics {
         lock(&self.misdirected).remove(request)
     }
 
-    /// Keeps why OAuth failed (an [`Error::Authorization`]), for the refused request's error.
-    pub(crate) fn record_authorization(&self, error: Error) {
-        *lock(&self.authorization) = Some(error);
+    /// Keeps why OAuth failed (an [`Error::Authorization`]) for a refused request, whose
+    /// error names the number returned.
+    pub(crate) fn record_authorization(&self, error: Error) -> u64 {
+        let id = self
+            .authorization_failures
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        lock(&self.authorization).insert(id, error);
+        id
     }
 
-    /// Why OAuth failed, if it did since this was last asked.
-    pub(crate) fn take_authorization(&self) -> Option<Error> {
-        lock(&self.authorization).take()
+    /// Why OAuth failed for the request whose error names `id`.
+    pub(crate) fn take_authorization(&self, id: u64) -> Option<Error> {
+        lock(&self.authorization).remove(&id)
     }
 
     /// Keeps `line` of `stream`, dropping that stream's oldest line once it has

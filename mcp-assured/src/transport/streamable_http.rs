@@ -24,7 +24,7 @@ use sse_stream::Sse;
 use super::{
     diagnostics::Diagnostics,
     http::HttpTarget,
-    oauth::{Challenge, OAuthSession},
+    oauth::{Answered, Challenge, OAuthSession},
     sse::describe_request_error,
 };
 use crate::{error::Error, tls::Tls};
@@ -271,18 +271,18 @@ impl Authorizing {
                     }
                 }
                 Err(StreamableHttpError::Auth(error)) => {
-                    self.session.fail_rmcp(error);
-                    return result;
+                    return Err(StreamableHttpError::Auth(self.session.fail_rmcp(error)));
                 }
                 _ => return result,
             };
             if authorizations == limit {
-                self.session.give_up(&challenge, authorizations);
-                return result;
+                let error = self.session.give_up(&challenge, authorizations);
+                return Err(StreamableHttpError::Auth(error));
             }
-            authorizations += 1;
-            if self.session.answer(&challenge, generation).await.is_err() {
-                return result;
+            match self.session.answer(&challenge, generation).await {
+                Ok(Answered::Authorized) => authorizations += 1,
+                Ok(Answered::ByAnother) => {}
+                Err(error) => return Err(StreamableHttpError::Auth(error)),
             }
         }
     }

@@ -115,8 +115,8 @@ pub(crate) fn definition() -> Tool {
         "Connects to an MCP server for testing: a deployed or local HTTP server by `url` \
          (streamable HTTP, reported as `streaming-http`, or HTTP+SSE for a path ending in /sse) \
          or a local server started from `command` and spoken to over stdio. Optional headers \
-         and bearer token, or OAuth 2.1 (`oauth`), for HTTP; for https:// with a private CA, `cacert`, or `insecure` \
-         for a self-signed test server. Once connected, every other tool operates on this \
+         and bearer token, or OAuth 2.1 (`oauth`), for HTTP; for https:// with a private CA, \
+         `cacert`, or `insecure` for a self-signed test server. Once connected, every other tool operates on this \
          connection (or on the one named by their `connection` argument) until disconnect is \
          called. Answers with the server's name, version, protocol version and capabilities.",
         false,

@@ -7,6 +7,7 @@
 //!
 //! [`OAuth::max_authorizations`]: crate::credentials::OAuth::max_authorizations
 
+mod http;
 mod user_agent;
 
 use std::{
@@ -27,11 +28,12 @@ use rmcp::transport::{
 };
 use tokio::sync::Mutex;
 
+use self::http::OAuthHttp;
 use super::diagnostics::Diagnostics;
 use crate::{
     credentials::oauth::{Grant, OAuth},
     error::{AuthorizationStep, Error},
-    tls::Tls,
+    tls::{Tls, tls_failure},
 };
 
 /// The longest any one OAuth HTTP request may take; less when start-up is shorter, so that
@@ -78,7 +80,8 @@ impl Failure {
         }
     }
 
-    /// rmcp's error, in words, with its causes.
+    /// rmcp's error, in words, with its causes; a failed TLS handshake with the
+    /// authorization server says what was wrong with its certificate and what to do.
     fn from_rmcp(step: AuthorizationStep, error: &AuthError) -> Self {
         let mut reason = error.to_string();
         let mut source = error.source();
@@ -86,6 +89,9 @@ impl Failure {
             reason.push_str(": ");
             reason.push_str(&cause.to_string());
             source = cause.source();
+        }
+        if let Some((problem, _)) = tls_failure(error) {
+            reason = format!("{reason} ({problem}. {})", problem.remedy());
         }
         Failure::new(step, reason)
     }
@@ -106,7 +112,9 @@ pub(crate) struct OAuthSession {
     server_url: String,
     manager: Arc<Mutex<AuthorizationManager>>,
     user_agent: reqwest::Client,
-    http: reqwest::Client,
+    http: Arc<OAuthHttp>,
+    /// How long visiting the authorization URL may take (the test's function included).
+    flow_timeout: Duration,
     /// Serializes authorizations: requests refused together authorize once.
     flow: Mutex<()>,
     /// Counts completed authorizations, so that a request refused before another one
@@ -143,11 +151,11 @@ impl OAuthSession {
                 .build()
                 .map_err(|error| Error::invalid("OAuth HTTP client", error.to_string()))
         };
-        // Discovery and token requests follow at most a few redirects; the user agent
-        // follows them itself, to stop at the redirect URI.
-        let oauth_http = build(reqwest::redirect::Policy::limited(5))?;
+        // rmcp's requests follow redirects as each operation asks; the user agent follows
+        // them itself, to stop at the redirect URI.
+        let oauth_http = Arc::new(OAuthHttp::new(build)?);
         let user_agent = build(reqwest::redirect::Policy::none())?;
-        let mut manager = AuthorizationManager::new(server_url)
+        let manager = blank_manager(server_url, &oauth_http)
             .await
             .map_err(|error| {
                 Error::invalid(
@@ -155,9 +163,6 @@ impl OAuthSession {
                     format!("`{server_url}` cannot be authorized: {error}"),
                 )
             })?;
-        manager
-            .with_client(oauth_http.clone())
-            .map_err(|error| Error::invalid("OAuth HTTP client", error.to_string()))?;
         let client = AuthClient::new(http, manager);
         let session = OAuthSession {
             settings: settings.clone(),
@@ -165,6 +170,7 @@ impl OAuthSession {
             manager: client.auth_manager.clone(),
             user_agent,
             http: oauth_http,
+            flow_timeout: startup_timeout,
             flow: Mutex::new(()),
             generation: AtomicU64::new(0),
             diagnostics: diagnostics.clone(),
@@ -184,10 +190,18 @@ impl OAuthSession {
 
     /// Answers `challenge` to a request sent at `generation`: authorizes (or steps up),
     /// unless another request authorized meanwhile, in which case a retry uses its token.
-    pub(crate) async fn answer(&self, challenge: &Challenge, generation: u64) -> Result<(), ()> {
+    ///
+    /// # Errors
+    ///
+    /// The error for the refused request, when authorization failed: see [`failure_of`].
+    pub(crate) async fn answer(
+        &self,
+        challenge: &Challenge,
+        generation: u64,
+    ) -> Result<Answered, AuthError> {
         let _flow = self.flow.lock().await;
         if self.generation() != generation {
-            return Ok(());
+            return Ok(Answered::ByAnother);
         }
         let outcome = match challenge {
             Challenge::InsufficientScope {
@@ -203,17 +217,14 @@ impl OAuthSession {
         match outcome {
             Ok(()) => {
                 self.generation.fetch_add(1, Ordering::AcqRel);
-                Ok(())
+                Ok(Answered::Authorized)
             }
-            Err(failure) => {
-                self.fail(failure);
-                Err(())
-            }
+            Err(failure) => Err(self.fail(failure)),
         }
     }
 
-    /// The server still refuses after `times` authorizations.
-    pub(crate) fn give_up(&self, challenge: &Challenge, times: u32) {
+    /// The error for a request the server still refuses after `times` authorizations.
+    pub(crate) fn give_up(&self, challenge: &Challenge, times: u32) -> AuthError {
         self.fail(Failure::new(
             AuthorizationStep::Retry,
             format!(
@@ -221,24 +232,27 @@ impl OAuthSession {
                 challenge.describe(),
                 if times == 1 { "" } else { "s" }
             ),
-        ));
+        ))
     }
 
-    /// A failure of rmcp's own (a token refresh, say) while sending a request.
-    pub(crate) fn fail_rmcp(&self, error: &AuthError) {
+    /// The error for a request that failed in rmcp's own OAuth (a token refresh, say).
+    pub(crate) fn fail_rmcp(&self, error: &AuthError) -> AuthError {
         let step = match error {
             AuthError::TokenRefreshFailed(_) | AuthError::TokenRefreshRejected(_) => {
                 AuthorizationStep::Refresh
             }
             _ => AuthorizationStep::Token,
         };
-        self.fail(Failure::from_rmcp(step, error));
+        self.fail(Failure::from_rmcp(step, error))
     }
 
-    fn fail(&self, failure: Failure) {
+    /// Keeps `failure` for the refused request, and gives the error that names it.
+    fn fail(&self, failure: Failure) -> AuthError {
         tracing::debug!(step = %failure.step, reason = %failure.reason, "OAuth failed");
-        self.diagnostics
+        let id = self
+            .diagnostics
             .record_authorization(failure.into_error(&self.server_url));
+        AuthError::AuthorizationFailed(format!("{FAILURE_MARKER}{id}"))
     }
 
     /// Discovery, client identity and a token, from the start.
@@ -248,8 +262,9 @@ impl OAuthSession {
         match self.settings.grant {
             Grant::ClientCredentials => self.client_credentials(&mut guard, &[]).await,
             Grant::AuthorizationCode => {
-                // rmcp's session takes the manager and hands it back; a blank one stands in.
-                let stand_in = AuthorizationManager::new(self.server_url.as_str())
+                // rmcp's session takes the manager and hands it back; a blank one on the
+                // same HTTP client stands in (and stays, should this future be dropped).
+                let stand_in = blank_manager(&self.server_url, &self.http)
                     .await
                     .map_err(|e| Failure::from_rmcp(AuthorizationStep::Authorization, &e))?;
                 let manager = std::mem::replace(&mut *guard, stand_in);
@@ -317,12 +332,13 @@ impl OAuthSession {
                 format!("{url}, named by the server's WWW-Authenticate, {reason}"),
             )
         };
-        let response = self.http.get(url.clone()).send().await.map_err(|e| {
-            failed(format!(
-                "could not be fetched: {}",
-                super::describe_request_error(&e)
-            ))
-        })?;
+        let response = self
+            .http
+            .following()
+            .get(url.clone())
+            .send()
+            .await
+            .map_err(|e| failed(format!("could not be fetched: {}", request_failure(&e))))?;
         let status = response.status();
         let body = response.text().await.unwrap_or_default();
         if !status.is_success() {
@@ -346,10 +362,11 @@ impl OAuthSession {
         url.set_query(None);
         let response = self
             .http
+            .following()
             .get(url.clone())
             .send()
             .await
-            .map_err(|e| failed(format!("{url}: {}", super::describe_request_error(&e))))?;
+            .map_err(|e| failed(format!("{url}: {}", request_failure(&e))))?;
         if !response.status().is_success() {
             return Err(failed(format!("{url} answered {}", response.status())));
         }
@@ -397,8 +414,9 @@ impl OAuthSession {
                 "the client-credentials grant needs a pre-registered client ID and secret",
             ));
         };
+        // As for a user: the challenge's scope, else the resource metadata's, else none.
         let mut scopes = if settings.scopes.is_empty() {
-            manager.select_scopes(None, &[])
+            manager.select_initial_scopes(&[]).await
         } else {
             settings.scopes.clone()
         };
@@ -448,8 +466,23 @@ impl OAuthSession {
             .map_err(|e| Failure::from_rmcp(AuthorizationStep::Token, &e))
     }
 
-    /// The redirect URL with the code, from the test's function or headless.
+    /// The redirect URL with the code, from the test's function or headless, within the
+    /// flow's time.
     async fn visit(&self, authorization_url: &str) -> Result<String, Failure> {
+        tokio::time::timeout(self.flow_timeout, self.visit_unbounded(authorization_url))
+            .await
+            .unwrap_or_else(|_| {
+                Err(Failure::new(
+                    AuthorizationStep::Authorization,
+                    format!(
+                        "no redirect to {} came within {:?}",
+                        self.settings.redirect_uri, self.flow_timeout
+                    ),
+                ))
+            })
+    }
+
+    async fn visit_unbounded(&self, authorization_url: &str) -> Result<String, Failure> {
         let redirect_uri = &self.settings.redirect_uri;
         match &self.settings.authorizer {
             Some(authorize) => {
@@ -466,6 +499,55 @@ impl OAuthSession {
             None => user_agent::follow(&self.user_agent, authorization_url, redirect_uri).await,
         }
     }
+}
+
+/// A failed request of the harness's own, in words; a failed TLS handshake says what was
+/// wrong with the certificate and what to do.
+fn request_failure(error: &reqwest::Error) -> String {
+    let text = super::describe_request_error(error);
+    match tls_failure(error) {
+        Some((problem, _)) => format!("{text} ({problem}. {})", problem.remedy()),
+        None => text,
+    }
+}
+
+/// What [`OAuthSession::answer`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Answered {
+    /// It authorized (or stepped up).
+    Authorized,
+    /// Another request had authorized since this one was sent.
+    ByAnother,
+}
+
+/// How the error of a refused request names its failure kept in [`Diagnostics`].
+const FAILURE_MARKER: &str = "mcp-assured OAuth failure #";
+
+/// The OAuth failure behind a refused request, if its error is one, taken from
+/// `diagnostics`.
+pub(crate) fn failure_of(
+    error: &(dyn StdError + 'static),
+    diagnostics: &Diagnostics,
+) -> Option<Error> {
+    let mut current = Some(error);
+    while let Some(error) = current {
+        if let Some(AuthError::AuthorizationFailed(text)) = error.downcast_ref::<AuthError>()
+            && let Some(id) = text.strip_prefix(FAILURE_MARKER)
+            && let Ok(id) = id.parse()
+        {
+            return diagnostics.take_authorization(id);
+        }
+        current = error.source();
+    }
+    None
+}
+
+/// An authorization manager for `server_url` on `http`, knowing nothing yet.
+async fn blank_manager(
+    server_url: &str,
+    http: &Arc<OAuthHttp>,
+) -> Result<AuthorizationManager, AuthError> {
+    AuthorizationManager::new_with_oauth_http_client(server_url, http.clone()).await
 }
 
 /// Which step a discovery error belongs to.

@@ -33,11 +33,22 @@ pub(super) async fn follow(
         if is_redirect_uri(&current, &target) {
             return callback(current, redirect_uri);
         }
+        // A code meant for another address is not fetched: that would hand it over.
+        if current
+            .query_pairs()
+            .any(|(name, _)| name == "code" || name == "error")
+        {
+            return Err(failed(format!(
+                "the authorization server redirected to {} with a code or an error, but \
+                 the redirect URI is {redirect_uri}",
+                without_query(&current)
+            )));
+        }
         let response = http.get(current.clone()).send().await.map_err(|e| {
             failed(format!(
                 "{}: {}",
                 without_query(&current),
-                describe_request_error(&e)
+                describe_request_error(&e.without_url())
             ))
         })?;
         let status = response.status();
@@ -76,10 +87,9 @@ pub(super) fn callback_from_answer(
     redirect_uri: &str,
 ) -> Result<String, Failure> {
     let answer = answer.trim();
+    // A URL is the redirect (which must carry a code); anything else is the code itself.
     if let Ok(url) = Url::parse(answer)
-        && url
-            .query_pairs()
-            .any(|(name, _)| name == "code" || name == "error")
+        && matches!(url.scheme(), "http" | "https")
     {
         return callback(url, redirect_uri);
     }
@@ -130,11 +140,16 @@ fn callback(url: Url, redirect_uri: &str) -> Result<String, Failure> {
     Ok(url.to_string())
 }
 
-/// Whether `url` is the redirect URI (its query aside).
+/// Whether `url` is the redirect URI (its query aside). On a loopback host any port is
+/// the redirect URI's, as RFC 8252 (7.3) has authorization servers allow.
 fn is_redirect_uri(url: &Url, redirect_uri: &Url) -> bool {
+    let loopback = matches!(
+        redirect_uri.host_str(),
+        Some("127.0.0.1" | "localhost" | "[::1]")
+    );
     url.scheme() == redirect_uri.scheme()
         && url.host_str() == redirect_uri.host_str()
-        && url.port_or_known_default() == redirect_uri.port_or_known_default()
+        && (loopback || url.port_or_known_default() == redirect_uri.port_or_known_default())
         && url.path() == redirect_uri.path()
 }
 
@@ -209,8 +224,13 @@ mod tests {
     fn the_redirect_uri_matches_whatever_the_query() {
         let target = Url::parse("http://127.0.0.1/callback").unwrap();
         let yes = Url::parse("http://127.0.0.1:80/callback?code=1").unwrap();
-        let other_port = Url::parse("http://127.0.0.1:8080/callback?code=1").unwrap();
+        let loopback_port = Url::parse("http://127.0.0.1:8080/callback?code=1").unwrap();
+        let other_path = Url::parse("http://127.0.0.1/elsewhere?code=1").unwrap();
         assert!(is_redirect_uri(&yes, &target));
-        assert!(!is_redirect_uri(&other_port, &target));
+        assert!(is_redirect_uri(&loopback_port, &target));
+        assert!(!is_redirect_uri(&other_path, &target));
+        let remote = Url::parse("https://app.example/callback").unwrap();
+        let other_port = Url::parse("https://app.example:8443/callback?code=1").unwrap();
+        assert!(!is_redirect_uri(&other_port, &remote));
     }
 }
