@@ -332,18 +332,7 @@ impl OAuthSession {
                 format!("{url}, named by the server's WWW-Authenticate, {reason}"),
             )
         };
-        let response = self
-            .http
-            .following()
-            .get(url.clone())
-            .send()
-            .await
-            .map_err(|e| failed(format!("could not be fetched: {}", request_failure(&e))))?;
-        let status = response.status();
-        let body = response.text().await.unwrap_or_default();
-        if !status.is_success() {
-            return Err(failed(format!("answered {status}: {}", excerpt(&body))));
-        }
+        let body = self.fetch(url).await.map_err(failed)?;
         match serde_json::from_str::<serde_json::Value>(&body) {
             Ok(document) if document["authorization_servers"].is_array() => Ok(()),
             Ok(_) => Err(failed(format!(
@@ -354,23 +343,35 @@ impl OAuthSession {
         }
     }
 
-    /// `{origin}/.well-known/oauth-authorization-server`, as protocol 2025-03-26 finds it.
-    async fn legacy_metadata(&self) -> Result<AuthorizationMetadata, Failure> {
-        let failed = |reason: String| Failure::new(AuthorizationStep::ServerMetadata, reason);
-        let mut url = reqwest::Url::parse(&self.server_url).map_err(|e| failed(e.to_string()))?;
-        url.set_path("/.well-known/oauth-authorization-server");
-        url.set_query(None);
+    /// The body of a successful GET of `url`, or why there is none: `could not be fetched:
+    /// ..`, `answered 404 Not Found: ..`.
+    async fn fetch(&self, url: &reqwest::Url) -> Result<String, String> {
         let response = self
             .http
             .following()
             .get(url.clone())
             .send()
             .await
-            .map_err(|e| failed(format!("{url}: {}", request_failure(&e))))?;
-        if !response.status().is_success() {
-            return Err(failed(format!("{url} answered {}", response.status())));
+            .map_err(|e| format!("could not be fetched: {}", request_failure(&e)))?;
+        let status = response.status();
+        let body = response.text().await.unwrap_or_default();
+        if status.is_success() {
+            Ok(body)
+        } else {
+            Err(format!("answered {status}: {}", excerpt(&body)))
         }
-        let body = response.text().await.map_err(|e| failed(e.to_string()))?;
+    }
+
+    /// `{origin}/.well-known/oauth-authorization-server`, as protocol 2025-03-26 finds it.
+    async fn legacy_metadata(&self) -> Result<AuthorizationMetadata, Failure> {
+        let failed = |reason: String| Failure::new(AuthorizationStep::ServerMetadata, reason);
+        let mut url = reqwest::Url::parse(&self.server_url).map_err(|e| failed(e.to_string()))?;
+        url.set_path("/.well-known/oauth-authorization-server");
+        url.set_query(None);
+        let body = self
+            .fetch(&url)
+            .await
+            .map_err(|reason| failed(format!("{url} {reason}")))?;
         serde_json::from_str(&body).map_err(|error| {
             failed(format!(
                 "{url} is not authorization server metadata ({error}): {}",
