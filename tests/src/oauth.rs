@@ -9,6 +9,8 @@ use mcp_assured::wiremock::{
 };
 use mcp_assured::{McpAssured, OAuth};
 use mcp_assured_examples::{HttpOptions, serve::serve_streamable_http};
+
+use crate::tls::{HttpsFront, ServerCertificate};
 use serde_json::json;
 use std::time::Duration;
 
@@ -24,6 +26,10 @@ pub struct Deployment {
     /// The authorization server, serving the protected resource metadata at `/prm`.
     pub authorization_server: MockServer,
     server: tokio::task::JoinHandle<std::io::Result<()>>,
+    /// The authorization server's URL, its issuer: the mock server's, or its TLS front's.
+    issuer: String,
+    /// The TLS fronts of the example server and the authorization server, over HTTPS.
+    _fronts: Vec<HttpsFront>,
 }
 
 impl Drop for Deployment {
@@ -39,10 +45,35 @@ impl Deployment {
     ///
     /// If no port can be bound.
     pub async fn start() -> Deployment {
+        Deployment::serve(None).await
+    }
+
+    /// As [`start`](Self::start), with both servers reached over HTTPS through TLS fronts
+    /// serving `certificate`.
+    ///
+    /// # Panics
+    ///
+    /// If no port can be bound.
+    pub async fn start_over_tls(certificate: &ServerCertificate) -> Deployment {
+        Deployment::serve(Some(certificate)).await
+    }
+
+    async fn serve(certificate: Option<&ServerCertificate>) -> Deployment {
         let authorization_server = MockServer::start().await;
-        let issuer = authorization_server.uri();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let mcp_url = format!("http://{}/mcp", listener.local_addr().unwrap());
+        let backend = listener.local_addr().unwrap();
+        let mut fronts = Vec::new();
+        let (issuer, mcp_url) = match certificate {
+            Some(certificate) => {
+                let identity =
+                    HttpsFront::start(*authorization_server.address(), certificate).await;
+                let resource = HttpsFront::start(backend, certificate).await;
+                let urls = (identity.url(""), resource.url("/mcp"));
+                fronts.extend([identity, resource]);
+                urls
+            }
+            None => (authorization_server.uri(), format!("http://{backend}/mcp")),
+        };
         let options = HttpOptions {
             bearer_token: Some(TOKEN.to_owned()),
             resource_metadata: Some(format!("{issuer}/prm")),
@@ -53,6 +84,8 @@ impl Deployment {
             mcp_url,
             authorization_server,
             server,
+            issuer: issuer.clone(),
+            _fronts: fronts,
         };
         deployment
             .answer(
@@ -93,7 +126,7 @@ impl Deployment {
 
     /// The authorization server's URL, its issuer.
     pub fn issuer(&self) -> String {
-        self.authorization_server.uri()
+        self.issuer.clone()
     }
 
     /// Answers `verb at` with `response` on the authorization server.

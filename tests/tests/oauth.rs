@@ -16,7 +16,10 @@ use mcp_assured::{
         matchers::{body_string_contains, method, path},
     },
 };
-use mcp_assured_tests::oauth::{ApproveAtOnce, Deployment, TOKEN};
+use mcp_assured_tests::{
+    oauth::{ApproveAtOnce, Deployment, TOKEN},
+    tls::{Flaw, TestCa},
+};
 use serde_json::json;
 
 const SECRET: &str = "client-secret-5678";
@@ -371,4 +374,30 @@ async fn relative_redirects_are_followed_and_a_code_for_another_address_is_not_f
         !received.contains(&"GET /elsewhere".to_owned()),
         "{received:?}"
     );
+}
+
+#[tokio::test]
+async fn oauth_runs_over_https_with_the_connections_trust() {
+    let ca = TestCa::new();
+    let deployment = Deployment::start_over_tls(&ca.server_certificate(Flaw::None)).await;
+    deployment.serve_metadata().await;
+    deployment.issue(TOKEN).await;
+    assert!(
+        deployment.mcp_url.starts_with("https://"),
+        "{}",
+        deployment.mcp_url
+    );
+    let client = deployment
+        .client(OAuth::client_credentials("service", SECRET))
+        .ca_certificate_pem(ca.pem())
+        .build()
+        .await
+        .unwrap();
+    client.list_tools().await.unwrap();
+    let untrusted = deployment
+        .client(OAuth::client_credentials("service", SECRET))
+        .build()
+        .await
+        .unwrap_err();
+    assert!(matches!(untrusted, Error::Tls { .. }), "{untrusted:?}");
 }

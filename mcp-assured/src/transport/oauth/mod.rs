@@ -332,6 +332,13 @@ impl OAuthSession {
                 format!("{url}, named by the server's WWW-Authenticate, {reason}"),
             )
         };
+        if downgrades(&self.server_url, url) {
+            return Err(failed(
+                "is plain http:// while the server is https://: metadata that decides where \
+                 the client sends its credentials must come over https too"
+                    .to_owned(),
+            ));
+        }
         let body = self.fetch(url).await.map_err(failed)?;
         match serde_json::from_str::<serde_json::Value>(&body) {
             Ok(document) if document["authorization_servers"].is_array() => Ok(()),
@@ -512,6 +519,11 @@ fn request_failure(error: &reqwest::Error) -> String {
     }
 }
 
+/// Whether `url` is plain HTTP while the server it speaks for is HTTPS.
+fn downgrades(server_url: &str, url: &reqwest::Url) -> bool {
+    server_url.starts_with("https://") && url.scheme() == "http"
+}
+
 /// What [`OAuthSession::answer`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Answered {
@@ -571,5 +583,19 @@ fn excerpt(body: &str) -> String {
         format!("{cut}…")
     } else {
         cut
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metadata_over_http_for_an_https_server_is_a_downgrade() {
+        let http = reqwest::Url::parse("http://as.example/prm").unwrap();
+        let https = reqwest::Url::parse("https://as.example/prm").unwrap();
+        assert!(downgrades("https://mcp.example/mcp", &http));
+        assert!(!downgrades("https://mcp.example/mcp", &https));
+        assert!(!downgrades("http://127.0.0.1:1/mcp", &http));
     }
 }
