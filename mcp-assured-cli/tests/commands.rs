@@ -362,3 +362,27 @@ fn a_server_that_never_starts_is_cut_off_by_the_startup_timeout() {
     );
     assert!(stderr.contains("start-up"), "{stderr}");
 }
+
+/// `--protocol newest` negotiates 2026-07-28 with the example server (rmcp); a pin the
+/// server does not speak exits 2 naming what it offers.
+#[test]
+fn protocol_newest_negotiates_and_a_pin_is_honoured_or_refused() {
+    let newest = on_example(&["list", "--protocol", "newest"]);
+    assert!(newest.status.success(), "{}", stdout(&newest));
+    assert!(
+        stdout(&newest).starts_with("mcp-assured-example 0.1.0 on protocol 2026-07-28"),
+        "{}",
+        stdout(&newest)
+    );
+    let older = on_example(&["list", "--protocol", "2025-06-18"]);
+    assert!(
+        stdout(&older).starts_with("mcp-assured-example 0.1.0 on protocol 2025-06-18"),
+        "{}",
+        stdout(&older)
+    );
+    let unknown = on_example(&["list", "--protocol", "1999-01-01"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&unknown.stderr).contains("unknown protocol version `1999-01-01`")
+    );
+}

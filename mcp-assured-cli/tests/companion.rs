@@ -434,6 +434,41 @@ mod companion {
         );
     }
 
+    /// `protocol_version` pins a revision or negotiates the newest; the answer says which
+    /// was spoken, and a pin the server does not speak is `connection_failed`.
+    #[mcp_test]
+    async fn connects_on_the_protocol_revision_asked_for(client: McpClient, example: &ExampleHttp) {
+        let newest = ok(
+            &client,
+            "connect_to_server",
+            json!({"url": example.url, "protocol_version": "newest"}),
+        )
+        .await;
+        assert_eq!(
+            newest["connection"]["server_info"]["protocol_version"],
+            json!("2026-07-28"),
+            "{newest}"
+        );
+        ok(&client, "list_tools", json!({})).await;
+        let pinned = ok(
+            &client,
+            "connect_to_server",
+            json!({"url": example.url, "protocol_version": "2025-06-18"}),
+        )
+        .await;
+        assert_eq!(
+            pinned["connection"]["server_info"]["protocol_version"],
+            json!("2025-06-18")
+        );
+        fails(
+            &client,
+            "connect_to_server",
+            json!({"url": example.url, "protocol_version": "1999-01-01"}),
+            "invalid_arguments",
+        )
+        .await;
+    }
+
     #[mcp_test]
     async fn each_error_type_comes_from_what_happened(client: McpClient, example: &ExampleHttp) {
         // connection_failed: nothing listens there.

@@ -120,6 +120,21 @@ pub enum Error {
         stderr_tail: Option<String>,
     },
 
+    /// The server does not speak the protocol revision the client was pinned to
+    /// ([`ClientBuilder::protocol_version`](crate::ClientBuilder::protocol_version)), or none
+    /// the client knows: the connection is not made, rather than made on another revision.
+    #[error("{target} does not speak protocol {requested}: {detail}{}", offered_list(.offered))]
+    ProtocolVersion {
+        /// The URL or command of the server.
+        target: String,
+        /// The revision asked for (`newest` when negotiating).
+        requested: String,
+        /// What the server offered instead, as far as it said.
+        offered: Vec<String>,
+        /// What it answered.
+        detail: String,
+    },
+
     /// The server answered a request with a JSON-RPC error.
     #[error("`{method}` failed with JSON-RPC error {code}{}: {message}{}", code_name(*.code), data_suffix(.data.as_ref()))]
     JsonRpc {
@@ -460,6 +475,19 @@ fn code_name(code: i32) -> String {
 
 fn data_suffix(data: Option<&Value>) -> String {
     data.map(|d| format!(" (data: {d})")).unwrap_or_default()
+}
+
+fn offered_list(offered: &[String]) -> String {
+    if offered.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ". It offers {}; pin one of those (`.protocol_version(..)`, `--protocol` on the \
+             command line, `protocol_version` in connect_to_server), or leave the version \
+             unpinned",
+            offered.join(", ")
+        )
+    }
 }
 
 fn during(method: Option<&str>) -> String {

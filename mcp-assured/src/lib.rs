@@ -168,8 +168,9 @@ mod tls;
 mod transport;
 
 pub use client::{
-    ClientBuilder, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT, FromServerResult, IntoAnswer,
-    McpAssured, McpClient, PendingRequest, ServerInfo, ServerRequest, elicitation_defaults,
+    ClientBuilder, DEFAULT_DISCOVER_TIMEOUT, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT,
+    FromServerResult, IntoAnswer, McpAssured, McpClient, PendingRequest, ServerInfo, ServerRequest,
+    elicitation_defaults,
 };
 pub use credentials::{
     AuthorizationResult, Credentials, DEFAULT_MAX_AUTHORIZATIONS, DEFAULT_REDIRECT_URI, OAuth,

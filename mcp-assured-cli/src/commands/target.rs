@@ -79,6 +79,11 @@ pub(crate) struct Target {
     /// host), as curl's -k. For test servers only.
     #[arg(long, short = 'k')]
     insecure: bool,
+    /// The protocol revision: `newest` negotiates (2026-07-28 if the server answers
+    /// server/discover, else initialize); a revision such as 2025-06-18 is pinned, and the
+    /// command fails if the server does not speak it. Default: offer 2025-11-25.
+    #[arg(long, value_name = "VERSION")]
+    protocol: Option<String>,
     /// Seconds each request may take.
     #[arg(long, default_value_t = 30)]
     timeout: u64,
@@ -98,6 +103,11 @@ impl Target {
     /// Connects and initializes.
     pub(crate) async fn connect(&self) -> Result<McpClient, String> {
         let mut builder = McpAssured::client().timeout(Duration::from_secs(self.timeout.max(1)));
+        builder = match self.protocol.as_deref() {
+            Some("newest") => builder.newest_protocol(),
+            Some(version) => builder.protocol_version(version),
+            None => builder,
+        };
         if let Some(seconds) = self.startup_timeout {
             builder = builder.startup_timeout(Duration::from_secs(seconds.max(1)));
         }

@@ -85,6 +85,7 @@ pub(crate) fn classify(error: &Error, operation: Operation) -> ErrorType {
         Error::Timeout { .. } => ErrorType::Timeout,
         Error::Connect { .. }
         | Error::Tls { .. }
+        | Error::ProtocolVersion { .. }
         | Error::Spawn { .. }
         | Error::Initialize { .. } => ErrorType::ConnectionFailed,
         Error::ServerExited { .. }

@@ -18,8 +18,10 @@ use rmcp::{
 use serde_json::json;
 
 use super::{
-    McpClient, connect,
+    McpClient,
+    connect::{self, Lifecycle},
     handler::Harness,
+    lifecycle::{DEFAULT_DISCOVER_TIMEOUT, Protocol},
     server_requests::{self, Answers, IntoAnswer, answer},
 };
 use crate::{
@@ -89,7 +91,8 @@ pub struct ClientBuilder {
     timeout: Option<Duration>,
     /// `None` until set: [`DEFAULT_STARTUP_TIMEOUT`], or what `#[mcp_test]` derives.
     startup_timeout: Option<Duration>,
-    protocol_version: ProtocolVersion,
+    protocol: Protocol,
+    discover_timeout: Option<Duration>,
     client_info: Implementation,
     answers: Answers,
     /// Misuse found by the setters, reported by `build()` so chains stay fluent.
@@ -109,7 +112,8 @@ impl Default for ClientBuilder {
             startup_timeout: None,
             // The newest version with the `initialize` handshake and server→client requests;
             // what almost every server speaks today.
-            protocol_version: ProtocolVersion::LATEST_WITH_INITIALIZE,
+            protocol: Protocol::Offer(ProtocolVersion::LATEST_WITH_INITIALIZE),
+            discover_timeout: None,
             client_info: Implementation::new("mcp-assured", env!("CARGO_PKG_VERSION")),
             answers: Answers::default(),
             problems: Vec::new(),
@@ -338,15 +342,19 @@ impl ClientBuilder {
         self
     }
 
-    /// Pins the protocol version offered in `initialize` (default `2025-11-25`). The version
-    /// the server chose is [`McpClient::protocol_version`].
+    /// Pins the protocol revision: the connection speaks exactly this one, or `build()` fails
+    /// with [`Error::ProtocolVersion`] naming what the server offered. A revision with the
+    /// `initialize` handshake (`2025-11-25` and older) is offered there and must be echoed;
+    /// `2026-07-28` is asked for with `server/discover` and then sent with every request.
+    /// Without a pin the client offers `2025-11-25` in `initialize` and takes what the server
+    /// answers; [`newest_protocol`](Self::newest_protocol) negotiates the newest both speak.
     pub fn protocol_version(mut self, version: impl AsRef<str>) -> Self {
         let version = version.as_ref();
         match ProtocolVersion::KNOWN_VERSIONS
             .iter()
             .find(|known| known.as_str() == version)
         {
-            Some(known) => self.protocol_version = known.clone(),
+            Some(known) => self.protocol = Protocol::Pin(known.clone()),
             None => self.problems.push(format!(
                 "unknown protocol version `{version}`; known: {}",
                 ProtocolVersion::KNOWN_VERSIONS
@@ -356,6 +364,24 @@ impl ClientBuilder {
                     .join(", ")
             )),
         }
+        self
+    }
+
+    /// Negotiates the newest revision both sides speak: probes with `server/discover` and
+    /// speaks `2026-07-28` if the server does, else falls back to `initialize` on the same
+    /// connection. A server that ignores the probe costs at most
+    /// [`discover_timeout`](Self::discover_timeout). Over HTTP+SSE (a 2024-11-05 transport)
+    /// it is `initialize`.
+    pub fn newest_protocol(mut self) -> Self {
+        self.protocol = Protocol::Newest;
+        self
+    }
+
+    /// How long a server may take to answer `server/discover` before it is taken to be an
+    /// older one that ignores it (default [`DEFAULT_DISCOVER_TIMEOUT`], 3 s, and at most half
+    /// the start-up timeout).
+    pub fn discover_timeout(mut self, timeout: Duration) -> Self {
+        self.discover_timeout = Some(timeout);
         self
     }
 
@@ -409,8 +435,16 @@ impl ClientBuilder {
     pub async fn build(self) -> Result<McpClient> {
         let timeout = self.timeout.unwrap_or(DEFAULT_TIMEOUT);
         let startup_timeout = self.startup_timeout.unwrap_or(DEFAULT_STARTUP_TIMEOUT);
+        let lifecycle = Lifecycle {
+            protocol: self.protocol.clone(),
+            discover_timeout: self
+                .discover_timeout
+                .unwrap_or(DEFAULT_DISCOVER_TIMEOUT)
+                .min(startup_timeout / 2),
+        };
         let (target, harness) = self.into_parts()?;
-        let connection = connect::connect(target, harness.clone(), startup_timeout).await?;
+        let connection =
+            connect::connect(target, harness.clone(), startup_timeout, lifecycle).await?;
         Ok(McpClient::new(connection, harness, timeout))
     }
 
@@ -450,7 +484,7 @@ impl ClientBuilder {
         }
         let capabilities = capabilities(&self.answers);
         let mut config = ClientConfig::new(capabilities, self.client_info);
-        config.protocol_version = self.protocol_version;
+        config.protocol_version = self.protocol.handshake_version();
         let harness = Harness::new(config, self.answers);
         let target = if let Some(uri) = self.base_uri {
             http_target(&uri, self.http_kind, self.credentials, self.tls)?

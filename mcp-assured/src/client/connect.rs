@@ -1,13 +1,24 @@
-//! Opens the transport for a target and runs the `initialize` handshake, within the
-//! timeout, turning every failure into an [`Error`] that names it.
+//! Opens the transport for a target and starts the session, within the start-up timeout:
+//! `server/discover` for 2026-07-28, or the `initialize` handshake (see [`lifecycle`]),
+//! turning every failure into an [`Error`] that names it.
+//!
+//! [`lifecycle`]: super::lifecycle
 
 use std::{sync::Arc, time::Duration};
 
 use rmcp::{
-    ClientCacheConfig, RoleClient, ServiceExt, service::RunningService, transport::Transport,
+    ClientCacheConfig, RoleClient, ServiceExt,
+    model::{DiscoverResult, ProtocolVersion, ServerPeerInfo},
+    service::{RunningService, serve_directly},
+    transport::Transport,
 };
 
-use super::{failure, handler::Harness, recording::Recording};
+use super::{
+    failure,
+    handler::Harness,
+    lifecycle::{Probed, Protocol, WithoutProbeAnswers, probe},
+    recording::Recording,
+};
 use crate::{
     error::{Error, Result},
     transport::{Owned, Target, diagnostics::Diagnostics, sse, stdio, streamable_http},
@@ -20,18 +31,36 @@ pub(crate) struct Connection {
     pub(crate) owned: Owned,
     pub(crate) diagnostics: Arc<Diagnostics>,
     pub(crate) target: String,
+    /// What the server answered to `server/discover`, on 2026-07-28.
+    pub(crate) discovered: Option<DiscoverResult>,
 }
 
-/// Opens `target` and runs the handshake, all within `startup_timeout`.
+/// How the session starts.
+#[derive(Debug, Clone)]
+pub(crate) struct Lifecycle {
+    pub(crate) protocol: Protocol,
+    /// How long `server/discover` may go unanswered.
+    pub(crate) discover_timeout: Duration,
+}
+
+/// Opens `target` and starts the session, all within `startup_timeout`.
 pub(crate) async fn connect(
     target: Target,
     harness: Harness,
     startup_timeout: Duration,
+    lifecycle: Lifecycle,
 ) -> Result<Connection> {
     let timeout = startup_timeout;
     let diagnostics = Diagnostics::new();
     let description = target.describe();
-    let attempt = open(target, harness, &description, timeout, &diagnostics);
+    let attempt = open(
+        target,
+        harness,
+        &description,
+        timeout,
+        &lifecycle,
+        &diagnostics,
+    );
     match tokio::time::timeout(timeout, attempt).await {
         Ok(result) => result,
         // Dropping the attempt dropped the transport and killed any child.
@@ -48,12 +77,19 @@ async fn open(
     harness: Harness,
     description: &str,
     startup_timeout: Duration,
+    lifecycle: &Lifecycle,
     diagnostics: &Arc<Diagnostics>,
 ) -> Result<Connection> {
+    let start = Start {
+        harness,
+        description,
+        lifecycle,
+        diagnostics,
+    };
     match target {
         Target::StreamableHttp(http) => {
             let transport = streamable_http::transport(&http, startup_timeout, diagnostics).await?;
-            handshake(harness, transport, Owned::Nothing, description, diagnostics).await
+            start.run(transport, Owned::Nothing).await
         }
         Target::Sse(http) => {
             if http.credentials.oauth_settings().is_some() {
@@ -64,63 +100,187 @@ async fn open(
                      `.bearer_token(..)`",
                 ));
             }
+            if let Protocol::Pin(version) = &lifecycle.protocol
+                && !version.has_initialize()
+            {
+                return Err(Error::invalid(
+                    "protocol version",
+                    format!(
+                        "HTTP+SSE is a 2024-11-05 transport; protocol {version} is spoken over \
+                         streamable HTTP or stdio"
+                    ),
+                ));
+            }
             let transport = sse::connect(&http, diagnostics).await?;
-            handshake(harness, transport, Owned::Nothing, description, diagnostics).await
+            start.handshake(transport, Owned::Nothing).await
         }
         Target::Stdio(command) => {
             let (transport, child) = stdio::spawn(&command, diagnostics)?;
-            handshake(
-                harness,
-                transport,
-                Owned::Child(child),
-                description,
-                diagnostics,
-            )
-            .await
+            start.run(transport, Owned::Child(child)).await
         }
         Target::InProcess(server) => {
             let (transport, task) = server.start(diagnostics);
-            handshake(
-                harness,
-                transport,
-                Owned::Server(task),
-                description,
-                diagnostics,
-            )
-            .await
+            start.run(transport, Owned::Server(task)).await
         }
     }
 }
 
-async fn handshake<T>(
+/// What starting a session needs, whatever the transport.
+#[derive(Clone)]
+struct Start<'a> {
     harness: Harness,
-    transport: T,
-    owned: Owned,
-    description: &str,
-    diagnostics: &Arc<Diagnostics>,
-) -> Result<Connection>
-where
-    T: Transport<RoleClient> + 'static,
-{
-    let transport = Recording::new(transport, &harness);
-    match harness.serve(transport).await {
-        Ok(running) => {
-            // A harness reports what the server says, never a cached answer.
-            running
-                .peer()
-                .set_response_cache_config(ClientCacheConfig::disabled())
-                .await;
-            Ok(Connection {
-                running,
-                owned,
-                diagnostics: diagnostics.clone(),
-                target: description.to_owned(),
-            })
+    description: &'a str,
+    lifecycle: &'a Lifecycle,
+    diagnostics: &'a Arc<Diagnostics>,
+}
+
+impl Start<'_> {
+    /// Starts the session on `transport` in the era the lifecycle asks for.
+    async fn run<T>(self, mut transport: T, owned: Owned) -> Result<Connection>
+    where
+        T: Transport<RoleClient> + 'static,
+    {
+        let protocol = &self.lifecycle.protocol;
+        if !protocol.probes() {
+            return self.handshake(transport, owned).await;
         }
-        Err(error) => {
-            let error = failure::initialize_failed(error, description, diagnostics).await;
-            drop(owned);
-            Err(error)
+        let config = &self.harness.state.config;
+        let probed = probe(
+            &mut transport,
+            protocol,
+            &config.client_info,
+            &config.capabilities,
+            self.lifecycle.discover_timeout,
+        )
+        .await;
+        match probed {
+            Ok(Probed::Modern { version, result }) => {
+                self.serve_discovered(transport, owned, version, *result)
+                    .await
+            }
+            Ok(Probed::Unsupported { supported }) => {
+                drop(owned);
+                Err(self.unspoken(supported, "`server/discover` names other versions".into()))
+            }
+            Ok(Probed::Legacy { why }) => match protocol {
+                Protocol::Pin(_) => {
+                    // Learn what it does speak, to say so.
+                    let offered = match self.clone().handshake(transport, owned).await {
+                        Ok(connection) => {
+                            let offered = connection
+                                .running
+                                .peer()
+                                .peer_info()
+                                .map(|info| info.protocol_version.to_string());
+                            let _ = connection.running.cancel().await;
+                            offered.into_iter().collect()
+                        }
+                        Err(_) => Vec::new(),
+                    };
+                    Err(self.unspoken(offered, why))
+                }
+                _ => self.handshake(transport, owned).await,
+            },
+            Err(reason) => {
+                drop(owned);
+                Err(Error::Initialize {
+                    target: self.description.to_owned(),
+                    reason,
+                    stderr_tail: self.diagnostics.stderr_tail(),
+                })
+            }
+        }
+    }
+
+    /// The server does not speak what was asked for.
+    fn unspoken(&self, offered: Vec<String>, detail: String) -> Error {
+        let requested = match &self.lifecycle.protocol {
+            Protocol::Pin(version) | Protocol::Offer(version) => version.to_string(),
+            Protocol::Newest => "newest".to_owned(),
+        };
+        Error::ProtocolVersion {
+            target: self.description.to_owned(),
+            requested,
+            offered,
+            detail,
+        }
+    }
+
+    /// The session of a server that answered `server/discover` with `version`: rmcp sends
+    /// the per-request metadata (and, over HTTP, the standard headers) from here on.
+    async fn serve_discovered<T>(
+        self,
+        transport: T,
+        owned: Owned,
+        version: ProtocolVersion,
+        result: DiscoverResult,
+    ) -> Result<Connection>
+    where
+        T: Transport<RoleClient> + 'static,
+    {
+        let transport = Recording::new(WithoutProbeAnswers::new(transport), &self.harness);
+        let info = ServerPeerInfo::from_discover_result(version, result.clone());
+        let running = serve_directly(self.harness, transport, Some(info));
+        running
+            .peer()
+            .set_response_cache_config(ClientCacheConfig::disabled())
+            .await;
+        Ok(Connection {
+            running,
+            owned,
+            diagnostics: self.diagnostics.clone(),
+            target: self.description.to_owned(),
+            discovered: Some(result),
+        })
+    }
+
+    /// The `initialize` handshake; a pinned version must come back.
+    async fn handshake<T>(self, transport: T, owned: Owned) -> Result<Connection>
+    where
+        T: Transport<RoleClient> + 'static,
+    {
+        let transport = Recording::new(WithoutProbeAnswers::new(transport), &self.harness);
+        let harness = self.harness.clone();
+        match harness.serve(transport).await {
+            Ok(running) => {
+                // A harness reports what the server says, never a cached answer.
+                running
+                    .peer()
+                    .set_response_cache_config(ClientCacheConfig::disabled())
+                    .await;
+                let answered = running
+                    .peer()
+                    .peer_info()
+                    .map(|info| info.protocol_version.clone());
+                if let Protocol::Pin(pinned) = &self.lifecycle.protocol
+                    && pinned.has_initialize()
+                    && answered.as_ref() != Some(pinned)
+                {
+                    let offered: Vec<String> = answered.iter().map(ToString::to_string).collect();
+                    let _ = running.cancel().await;
+                    drop(owned);
+                    return Err(self.unspoken(
+                        offered.clone(),
+                        format!(
+                            "`initialize` offered {pinned} and the server answered {}",
+                            offered.first().map_or("nothing", String::as_str)
+                        ),
+                    ));
+                }
+                Ok(Connection {
+                    running,
+                    owned,
+                    diagnostics: self.diagnostics.clone(),
+                    target: self.description.to_owned(),
+                    discovered: None,
+                })
+            }
+            Err(error) => {
+                let error =
+                    failure::initialize_failed(error, self.description, self.diagnostics).await;
+                drop(owned);
+                Err(error)
+            }
         }
     }
 }

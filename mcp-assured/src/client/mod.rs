@@ -8,6 +8,7 @@ mod builder;
 mod connect;
 mod failure;
 mod handler;
+mod lifecycle;
 mod listed_tools;
 mod notifications;
 mod pending;
@@ -37,6 +38,7 @@ use tokio::sync::Mutex;
 
 pub use self::{
     builder::{ClientBuilder, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT, McpAssured},
+    lifecycle::DEFAULT_DISCOVER_TIMEOUT,
     pending::{FromServerResult, PendingRequest},
     server_requests::{IntoAnswer, ServerRequest, elicitation_defaults},
 };
@@ -106,6 +108,8 @@ struct Shared {
     server_info: ServerInfo,
     target: String,
     process_id: Option<u32>,
+    /// The server's answer to `server/discover`, on 2026-07-28.
+    discovered: Option<rmcp::model::DiscoverResult>,
     /// Taken by `close()`; dropping it (with the last clone) also ends the session.
     connection: Mutex<Option<Connection>>,
 }
@@ -148,6 +152,7 @@ impl McpClient {
                 server_info,
                 target: connection.target.clone(),
                 process_id: connection.owned.process_id(),
+                discovered: connection.discovered.clone(),
                 connection: Mutex::new(Some(connection)),
             }),
             timeout,
@@ -162,9 +167,16 @@ impl McpClient {
         &self.shared.server_info
     }
 
-    /// The protocol version the server chose in `initialize`.
+    /// The protocol revision the connection speaks: the one the server chose in
+    /// `initialize`, or on 2026-07-28 the one agreed by `server/discover`.
     pub fn protocol_version(&self) -> &str {
         &self.shared.server_info.protocol_version
+    }
+
+    /// What the server answered to `server/discover` (its `supportedVersions`, capabilities
+    /// and instructions), when the connection speaks 2026-07-28; `None` after `initialize`.
+    pub fn discovery(&self) -> Option<&rmcp::model::DiscoverResult> {
+        self.shared.discovered.as_ref()
     }
 
     /// The URL or command line of the server, for messages.

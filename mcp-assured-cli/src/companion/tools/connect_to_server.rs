@@ -102,6 +102,12 @@ struct ConnectArgs {
     /// How long each request to this server may take, in milliseconds (default 30000).
     #[schemars(range(min = 1))]
     timeout_ms: Option<u64>,
+    /// The protocol revision to speak: `newest` negotiates (2026-07-28 if the server answers
+    /// `server/discover`, else the `initialize` handshake); a revision such as `2025-11-25` or
+    /// `2026-07-28` is pinned, and the connection fails, naming what the server offers, if it
+    /// does not speak it. Default: offer 2025-11-25 in `initialize` and take what the server
+    /// answers. The answer's `server_info.protocol_version` is the revision spoken.
+    protocol_version: Option<String>,
     /// How long start-up may take: spawning or reaching the server and its initialize
     /// handshake, in milliseconds (default 60000). Separate from timeout_ms, so that a short
     /// request timeout does not fail a server that is slow to boot.
@@ -224,6 +230,11 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
     if let Some(ms) = args.timeout_ms {
         builder = builder.timeout(Duration::from_millis(ms.max(1)));
     }
+    builder = match args.protocol_version.as_deref() {
+        Some("newest") => builder.newest_protocol(),
+        Some(version) => builder.protocol_version(version),
+        None => builder,
+    };
     if let Some(ms) = args.startup_timeout_ms {
         builder = builder.startup_timeout(Duration::from_millis(ms.max(1)));
     }

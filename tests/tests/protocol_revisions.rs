@@ -1,0 +1,155 @@
+//! Which protocol revision a connection speaks (issue 18's lifecycle): negotiated with
+//! `server/discover` against servers that speak 2026-07-28 (the Python SDK 2.3 over stdio
+//! and streamable HTTP, the rmcp example server in process), falling back to `initialize`
+//! at once against one that does not (server-everything), and a pin honoured or refused
+//! with what the server offered, never silently downgraded.
+
+use std::time::{Duration, Instant};
+
+use mcp_assured::{ClientBuilder, Error, McpAssured};
+use mcp_assured_examples::ExampleServer;
+use mcp_assured_tests::{Transport, peers, server};
+use serde_json::json;
+
+const MODERN: &str = "2026-07-28";
+
+fn python_stdio() -> ClientBuilder {
+    McpAssured::client()
+        .command(peers::python())
+        .arg(peers::python_server_script())
+}
+
+fn everything_stdio() -> ClientBuilder {
+    McpAssured::client()
+        .command(peers::node())
+        .arg(peers::server_everything())
+        .arg("stdio")
+}
+
+#[tokio::test]
+async fn newest_is_2026_07_28_with_the_python_sdk_over_stdio_and_http() {
+    let http = server::python(Transport::StreamableHttp).await;
+    for builder in [
+        python_stdio(),
+        McpAssured::client().base_uri(http.url().unwrap()),
+    ] {
+        let client = builder.newest_protocol().build().await.unwrap();
+        assert_eq!(client.protocol_version(), MODERN);
+        let discovery = client.discovery().expect("a server/discover answer");
+        assert!(
+            discovery
+                .supported_versions
+                .iter()
+                .any(|version| version.as_str() == MODERN),
+            "{discovery:?}"
+        );
+        // Every request carries the per-request metadata the server requires.
+        let tools = client.list_tools().await.unwrap();
+        assert!(tools.iter().any(|tool| tool.name == "echo"), "{tools:?}");
+        let echoed = client
+            .call_tool("echo", json!({"message": "on 2026-07-28"}))
+            .await
+            .unwrap();
+        assert_eq!(echoed.text(), "on 2026-07-28");
+        client.close().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn newest_is_2026_07_28_with_an_rmcp_server_in_process() {
+    let client = McpAssured::client()
+        .service(ExampleServer::new())
+        .newest_protocol()
+        .build()
+        .await
+        .unwrap();
+    assert_eq!(client.protocol_version(), MODERN);
+    let sum = client
+        .call_tool("add", json!({"a": 2, "b": 3}))
+        .await
+        .unwrap();
+    assert_eq!(sum.structured_content, Some(json!({"sum": 5})));
+}
+
+#[tokio::test]
+async fn newest_falls_back_to_initialize_at_once_for_an_older_server() {
+    let http = server::everything(Transport::StreamableHttp).await;
+    for builder in [
+        everything_stdio(),
+        McpAssured::client().base_uri(http.url().unwrap()),
+    ] {
+        let started = Instant::now();
+        let client = builder.newest_protocol().build().await.unwrap();
+        assert_eq!(client.protocol_version(), "2025-11-25");
+        assert!(client.discovery().is_none());
+        // server-everything answers `server/discover` with an error at once: no wait.
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "took {:?}",
+            started.elapsed()
+        );
+        client.list_tools().await.unwrap();
+        client.close().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_2026_pin_is_refused_by_an_older_server_naming_what_it_offers() {
+    let error = everything_stdio()
+        .protocol_version(MODERN)
+        .build()
+        .await
+        .unwrap_err();
+    let Error::ProtocolVersion {
+        requested, offered, ..
+    } = &error
+    else {
+        panic!("{error:?}")
+    };
+    assert_eq!(requested, MODERN);
+    assert_eq!(offered, &["2025-11-25"]);
+    let message = error.to_string();
+    assert!(
+        message.contains("does not speak protocol 2026-07-28"),
+        "{message}"
+    );
+    assert!(message.contains("server/discover"), "{message}");
+    assert!(message.contains("It offers 2025-11-25"), "{message}");
+}
+
+#[tokio::test]
+async fn pins_are_honoured_on_either_side_of_the_handshake() {
+    let modern = python_stdio()
+        .protocol_version(MODERN)
+        .build()
+        .await
+        .unwrap();
+    assert_eq!(modern.protocol_version(), MODERN);
+    modern.close().await.unwrap();
+    // The Python SDK echoes a handshake version it knows; no probe locks it into 2026-07-28.
+    let older = python_stdio()
+        .protocol_version("2025-06-18")
+        .build()
+        .await
+        .unwrap();
+    assert_eq!(older.protocol_version(), "2025-06-18");
+    assert!(older.discovery().is_none());
+    older.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_2026_pin_over_http_and_sse_is_a_misuse() {
+    let error = McpAssured::client()
+        .base_uri("http://127.0.0.1:1/sse")
+        .protocol_version(MODERN)
+        .build()
+        .await
+        .unwrap_err();
+    assert!(matches!(error, Error::InvalidInput { .. }), "{error:?}");
+    assert!(
+        error
+            .to_string()
+            .contains("HTTP+SSE is a 2024-11-05 transport"),
+        "{error}"
+    );
+}
