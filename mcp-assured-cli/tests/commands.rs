@@ -386,3 +386,28 @@ fn protocol_newest_negotiates_and_a_pin_is_honoured_or_refused() {
         String::from_utf8_lossy(&unknown.stderr).contains("unknown protocol version `1999-01-01`")
     );
 }
+
+/// On 2026-07-28 the checks follow the revision: `ping` and `logging/setLevel` are gone
+/// (skipped, saying so), an unknown resource is -32602; the example server passes them all.
+#[test]
+fn check_on_2026_07_28_follows_the_revision() {
+    let output = on_example(&["check", "--protocol", "newest"]);
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
+    assert!(text.contains("on protocol 2026-07-28"), "{text}");
+    assert!(
+        text.contains(
+            "SKIP ping: `ping` is removed in 2026-07-28; `server/discover` answered instead"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("SKIP capabilities.logging: `logging/setLevel` is removed"),
+        "{text}"
+    );
+    assert!(
+        text.contains("PASS errors.unknown_resource: refused with -32602 (invalid params, as 2026-07-28 has it)"),
+        "{text}"
+    );
+    assert!(text.contains("PASS tools.invalid_arguments"), "{text}");
+}

@@ -22,6 +22,10 @@
 //! `tools.structured_output` (with arguments you give, structuredContent validates against
 //! the output schema) and `tools.invalid_arguments` (a missing required field and a wrong
 //! type are refused, not accepted, crashed on or hung on).
+//!
+//! On protocol 2026-07-28 they follow that revision: `ping` and `logging/setLevel` no longer
+//! exist (the checks say so and skip; `server/discover` shows the server answers), and an
+//! unknown resource is refused with -32602.
 
 mod parity;
 mod recorder;
@@ -124,7 +128,11 @@ impl McpClient {
     pub async fn check_with(&self, options: &CheckOptions) -> Report {
         let mut report = Recorder::new(SUITE);
         check_initialize(self, &mut report);
-        match self.ping().await {
+        match alive(self).await {
+            Ok(()) if speaks_2026(self) => report.skip(
+                "ping",
+                "`ping` is removed in 2026-07-28; `server/discover` answered instead",
+            ),
             Ok(()) => report.pass("ping", "answered"),
             Err(error) => {
                 report.fail("ping", format!("failed: {error}"));
@@ -167,6 +175,21 @@ impl McpClient {
     }
 }
 
+/// Whether the connection speaks 2026-07-28 (or a later revision without `initialize`).
+fn speaks_2026(client: &McpClient) -> bool {
+    client.discovery().is_some()
+}
+
+/// Whether the server still answers: `ping`, or on 2026-07-28 (which removed it)
+/// `server/discover`.
+async fn alive(client: &McpClient) -> Result<(), Error> {
+    if speaks_2026(client) {
+        client.request("server/discover", json!({})).await.map(drop)
+    } else {
+        client.ping().await
+    }
+}
+
 fn check_initialize(client: &McpClient, report: &mut Recorder) {
     let info = client.server_info();
     let known = rmcp::model::ProtocolVersion::KNOWN_VERSIONS
@@ -193,6 +216,14 @@ fn check_initialize(client: &McpClient, report: &mut Recorder) {
 /// `capabilities.logging`: advertised ⇒ `logging/setLevel` works; not ⇒ refused with -32601.
 async fn check_logging(client: &McpClient, report: &mut Recorder) {
     const NAME: &str = "capabilities.logging";
+    if speaks_2026(client) {
+        report.skip(
+            NAME,
+            "`logging/setLevel` is removed in 2026-07-28: the level travels in each request's \
+             _meta, and logging is deprecated (SEP-2577)",
+        );
+        return;
+    }
     let advertised = client.server_info().capabilities.logging.is_some();
     let answer = client
         .request("logging/setLevel", json!({"level": "info"}))
@@ -436,8 +467,9 @@ async fn check_unknown_tool(client: &McpClient, has_tools: bool, report: &mut Re
         Ok(result) if result.is_error == Some(true) => report.fail(
             NAME,
             format!(
-                "answered with a tool error (isError) instead of JSON-RPC -32602; MCP 2025-11-25 \
-                 makes an unknown tool a protocol error: {}",
+                "answered with a tool error (isError) instead of JSON-RPC -32602; MCP {} makes \
+                 an unknown tool a protocol error: {}",
+                client.protocol_version(),
                 result.text()
             ),
         ),
@@ -454,11 +486,17 @@ async fn check_unknown_resource(client: &McpClient, report: &mut Recorder) {
         report.skip(NAME, "resources are not advertised");
         return;
     }
+    // 2026-07-28 refuses an unknown resource with -32602; older revisions with -32002.
+    let (expected, meaning) = if speaks_2026(client) {
+        (code::INVALID_PARAMS, "invalid params, as 2026-07-28 has it")
+    } else {
+        (code::RESOURCE_NOT_FOUND, "resource not found")
+    };
     match client.read_resource("mcp-assured://no-such-resource").await {
-        Err(error) if error.code() == Some(code::RESOURCE_NOT_FOUND) => {
-            report.pass(NAME, "refused with -32002 (resource not found)");
+        Err(error) if error.code() == Some(expected) => {
+            report.pass(NAME, format!("refused with {expected} ({meaning})"));
         }
-        Err(error) => report.fail(NAME, format!("expected JSON-RPC -32002, got: {error}")),
+        Err(error) => report.fail(NAME, format!("expected JSON-RPC {expected}, got: {error}")),
         Ok(_) => report.fail(NAME, "a resource that does not exist was read"),
     }
 }
@@ -583,7 +621,7 @@ async fn check_invalid_arguments(
         report.skip(NAME, "no tool has a required argument");
         return;
     }
-    if let Err(error) = client.ping().await {
+    if let Err(error) = alive(client).await {
         problems.push(format!("the server stopped answering afterwards: {error}"));
     }
     if problems.is_empty() {
