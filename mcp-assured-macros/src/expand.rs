@@ -13,12 +13,14 @@ use crate::{
     signature::{Param, Passing},
 };
 
-/// One generated test: a server and the transport to reach it.
+/// One generated test: a server, the transport to reach it, and the protocol revision.
+#[derive(Clone)]
 struct Variant<'a> {
     name: String,
     server: &'a ServerEntry,
     transport: Option<&'a TransportEntry>,
     kind: Kind,
+    protocol: Option<&'a LitStr>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -166,6 +168,7 @@ fn variants(options: &Options) -> Result<Vec<Variant<'_>>, syn::Error> {
                 server,
                 transport: None,
                 kind: Kind::InProcess,
+                protocol: None,
             }),
             ServerEntry::Url(url) => {
                 let before = variants.len();
@@ -175,6 +178,7 @@ fn variants(options: &Options) -> Result<Vec<Variant<'_>>, syn::Error> {
                         server,
                         transport: None,
                         kind: Kind::Http,
+                        protocol: None,
                     });
                 }
                 for transport in &options.transports {
@@ -192,6 +196,7 @@ fn variants(options: &Options) -> Result<Vec<Variant<'_>>, syn::Error> {
                         server,
                         transport: Some(transport),
                         kind: Kind::from(transport.kind),
+                        protocol: None,
                     });
                 }
                 if variants.len() == before {
@@ -208,6 +213,7 @@ fn variants(options: &Options) -> Result<Vec<Variant<'_>>, syn::Error> {
                         server,
                         transport: None,
                         kind: Kind::Stdio,
+                        protocol: None,
                     });
                 }
                 for transport in &options.transports {
@@ -216,13 +222,57 @@ fn variants(options: &Options) -> Result<Vec<Variant<'_>>, syn::Error> {
                         server,
                         transport: Some(transport),
                         kind: Kind::from(transport.kind),
+                        protocol: None,
                     });
                 }
             }
         }
     }
     name_variants(&mut variants);
-    Ok(variants)
+    Ok(by_protocol(variants, &options.protocols))
+}
+
+/// Each variant once per protocol revision, when there are several, named after it
+/// (`stdio_v2026_07_28`, or `v2026_07_28` for a single server and transport); the name is
+/// also the snapshots' suffix, so they carry the revision.
+fn by_protocol<'a>(variants: Vec<Variant<'a>>, protocols: &'a [LitStr]) -> Vec<Variant<'a>> {
+    match protocols {
+        [] => variants,
+        [only] => variants
+            .into_iter()
+            .map(|variant| Variant {
+                protocol: Some(only),
+                ..variant
+            })
+            .collect(),
+        several => {
+            let single = variants.len() == 1;
+            variants
+                .iter()
+                .flat_map(|variant| {
+                    several.iter().map(move |protocol| {
+                        let revision = format!("v{}", identifier_of(&protocol.value()));
+                        Variant {
+                            name: if single {
+                                revision
+                            } else {
+                                format!("{}_{revision}", variant.name)
+                            },
+                            protocol: Some(protocol),
+                            ..variant.clone()
+                        }
+                    })
+                })
+                .collect()
+        }
+    }
+}
+
+/// `2026-07-28` as part of an identifier: `2026_07_28`.
+fn identifier_of(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
 }
 
 fn name_variants(variants: &mut [Variant<'_>]) {
@@ -352,7 +402,7 @@ fn test_call(
     variant_name: Option<&str>,
 ) -> TokenStream {
     let run = quote!(#krate::__private);
-    let settings = settings(options, variant_name);
+    let settings = settings(options, variant_name, variant.protocol);
     let test_name = test_name.to_string();
     // Numbered, not named after the parameter: `_client` would make `__mcp_slot__client`,
     // which the `non_snake_case` lint rejects in the user's crate.
@@ -415,7 +465,7 @@ fn test_call(
 
 /// The test's settings: its own (timeout, runtime, variant), the client's builder, and what
 /// every child server gets.
-fn settings(options: &Options, variant: Option<&str>) -> TokenStream {
+fn settings(options: &Options, variant: Option<&str>, protocol: Option<&LitStr>) -> TokenStream {
     let mut chain = TokenStream::new();
     if let Some(ms) = options.timeout_ms {
         chain.extend(quote!(.timeout(::core::time::Duration::from_millis(#ms))));
@@ -433,8 +483,10 @@ fn settings(options: &Options, variant: Option<&str>) -> TokenStream {
     if let Some(ms) = options.startup_timeout_ms {
         client.extend(quote!(.startup_timeout(::core::time::Duration::from_millis(#ms))));
     }
-    if let Some(protocol) = &options.protocol {
-        client.extend(quote!(.protocol_version(#protocol)));
+    match protocol {
+        Some(newest) if newest.value() == "newest" => client.extend(quote!(.newest_protocol())),
+        Some(version) => client.extend(quote!(.protocol_version(#version))),
+        None => {}
     }
     if let Some(token) = &options.bearer_token {
         client.extend(quote!(.bearer_token(::std::string::ToString::to_string(&(#token)))));

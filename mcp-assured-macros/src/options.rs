@@ -9,6 +9,42 @@ use syn::{
     Token, meta::ParseNestedMeta, parenthesized, punctuated::Punctuated, spanned::Spanned,
 };
 
+/// `"2025-11-25"` or `["2025-06-18", "2026-07-28"]`: the revisions, none twice.
+fn parse_protocols(value: &Expr) -> syn::Result<Vec<LitStr>> {
+    let literal = |expr: &Expr| match expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(version),
+            ..
+        }) => Ok(version.clone()),
+        other => Err(syn::Error::new(
+            other.span(),
+            "a protocol revision is a string: \"2025-11-25\", \"2026-07-28\" or \"newest\"",
+        )),
+    };
+    let versions = match value {
+        Expr::Array(ExprArray { elems, .. }) => {
+            elems.iter().map(literal).collect::<syn::Result<Vec<_>>>()?
+        }
+        other => vec![literal(other)?],
+    };
+    if versions.is_empty() {
+        return Err(syn::Error::new(
+            value.span(),
+            "name at least one protocol revision",
+        ));
+    }
+    let mut seen = BTreeSet::new();
+    for version in &versions {
+        if !seen.insert(version.value()) {
+            return Err(syn::Error::new(
+                version.span(),
+                format!("protocol revision `{}` is listed twice", version.value()),
+            ));
+        }
+    }
+    Ok(versions)
+}
+
 /// Every option, as the error for an unknown one lists them.
 pub(crate) const OPTIONS: &str = "server, transport, env(..), args(..), headers(..), \
     bearer_token, protocol, client, timeout, request_timeout, startup_timeout, cwd, \
@@ -82,7 +118,8 @@ pub(crate) struct Options {
     pub(crate) headers: Vec<(LitStr, Expr)>,
     pub(crate) bearer_token: Option<Expr>,
     pub(crate) client: Option<Expr>,
-    pub(crate) protocol: Option<LitStr>,
+    /// `protocol = "2025-11-25"`, `"newest"`, or a list: one test per revision.
+    pub(crate) protocols: Vec<LitStr>,
     pub(crate) timeout_ms: Option<u64>,
     pub(crate) request_timeout_ms: Option<u64>,
     pub(crate) startup_timeout_ms: Option<u64>,
@@ -123,7 +160,10 @@ impl Options {
             }
             "bearer_token" => self.bearer_token = Some(meta.value()?.parse()?),
             "client" => self.client = Some(meta.value()?.parse()?),
-            "protocol" => self.protocol = Some(meta.value()?.parse()?),
+            "protocol" => {
+                let value: Expr = meta.value()?.parse()?;
+                self.protocols = parse_protocols(&value)?;
+            }
             "timeout" => self.timeout_ms = Some(parse_duration(&meta.value()?.parse()?)?),
             "request_timeout" => {
                 self.request_timeout_ms = Some(parse_duration(&meta.value()?.parse()?)?);

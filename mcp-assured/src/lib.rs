@@ -96,7 +96,7 @@
 //! | `env(NAME = "value", ..)`, `args("a", ..)` | for `bin`/`command` children; `{port}` and `{fixture}` placeholders are filled in, `{{` is a brace |
 //! | `cwd = "dir"` | the child's working directory |
 //! | `timeout = "10s"` | for the whole test, set-up included (default 60 s); requests time out at ¾ of it (at most 30 s) unless `request_timeout = ".."`, and so does start-up (spawn or connect, and `initialize`; at most 60 s) unless `startup_timeout = ".."` |
-//! | `protocol = "2025-11-25"` | the protocol version the client offers |
+//! | `protocol = "2025-11-25"` | the protocol revision to speak, pinned (`build()` fails if the server does not speak it), or `"newest"` to negotiate; a list, `protocol = ["2025-06-18", "2025-11-25", "2026-07-28"]`, makes one test per revision and transport, named after both (`stdio_v2026_07_28`), which is also its snapshots' suffix |
 //! | `bearer_token = expr`, `headers("Name" = expr, ..)` | client credentials for HTTP servers; never printed |
 //! | `client = \|builder\| ..` | anything else for the [`ClientBuilder`], e.g. `client = \|b\| b.on_sampling(..)`; may use fixtures by name |
 //! | `worker_threads = 2` | a multi-threaded runtime (default: current-thread) |

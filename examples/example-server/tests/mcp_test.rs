@@ -402,6 +402,42 @@ async fn offers_the_pinned_protocol_version(client: McpClient) {
     assert_eq!(client.protocol_version(), "2025-06-18");
 }
 
+/// A protocol matrix: every transport on every revision, one test each, named after both
+/// (`stdio_v2026_07_28`, ...); each snapshot file is named after its variant, and holds the
+/// revision the connection spoke.
+#[mcp_test(
+    server = bin("example-server"),
+    transport = [stdio, http(args("--transport", "streamable-http", "--port", "{port}"))],
+    protocol = ["2025-06-18", "2025-11-25", "2026-07-28"],
+)]
+async fn speaks_every_revision(client: McpClient) {
+    let result = client
+        .call_tool("echo", json!({"message": client.protocol_version()}))
+        .await
+        .unwrap();
+    result.assert().is_success();
+    assert_tool_snapshot!(result);
+}
+
+#[test]
+fn protocol_variants_are_named_after_the_revision() {
+    let _: [fn(); 6] = [
+        speaks_every_revision::stdio_v2025_06_18,
+        speaks_every_revision::stdio_v2025_11_25,
+        speaks_every_revision::stdio_v2026_07_28,
+        speaks_every_revision::http_v2025_06_18,
+        speaks_every_revision::http_v2025_11_25,
+        speaks_every_revision::http_v2026_07_28,
+    ];
+}
+
+/// `newest` negotiates: the example server (rmcp) speaks 2026-07-28.
+#[mcp_test(server = service(ExampleServer::new()), protocol = "newest")]
+async fn negotiates_the_newest_revision(client: McpClient) {
+    assert_eq!(client.protocol_version(), "2026-07-28");
+    assert!(client.discovery().is_some());
+}
+
 #[mcp_test(
     server = bin("example-server"),
     transport = http(args("--transport", "streamable-http", "--port", "{port}", "--bearer-token", "s3cret")),

@@ -1,0 +1,11 @@
+#![allow(unused_imports)]
+
+use mcp_assured::{McpClient, mcp_test};
+use mcp_assured_examples::ExampleServer;
+
+#[mcp_test(server = service(ExampleServer::new()), protocol = ["2025-11-25", "2025-11-25"])]
+async fn lists_tools(client: McpClient) {
+    client.list_tools().await.unwrap();
+}
+
+fn main() {}
