@@ -1,5 +1,6 @@
 //! The protocol checks against the weather server, in this process and as a child over stdio
-//! and streamable HTTP: it passes every one of them, skipping only what it does not advertise.
+//! and streamable HTTP, on 2025-11-25 and 2026-07-28: it passes every one of them, skipping
+//! only what it does not advertise and, on 2026-07-28, what that revision removed.
 
 mod support;
 
@@ -18,6 +19,7 @@ use weather_server::WeatherServer;
     server = [service(WeatherServer::new(backend.uri())), bin("weather-server")],
     transport = [stdio, http(args("--port", "{port}"))],
     env(WEATHER_API_URL = "{backend}"),
+    protocol = ["2025-11-25", "2026-07-28"],
     timeout = "30s",
 )]
 async fn the_weather_server_passes_every_check(client: McpClient, backend: &MockServer) {
@@ -34,22 +36,23 @@ async fn the_weather_server_passes_every_check(client: McpClient, backend: &Mock
         .map(|check| check.name.as_str())
         .collect();
     assert_eq!(names, CHECKS, "{report}");
-    // Only tools are advertised: what needs resources or prompts has nothing to look at.
+    // Only tools are advertised: what needs resources or prompts has nothing to look at;
+    // 2026-07-28 removed `ping` and `logging/setLevel`.
     let skipped: Vec<&str> = report
         .entries()
         .iter()
         .filter(|check| check.status == Status::Skipped)
         .map(|check| check.name.as_str())
         .collect();
-    assert_eq!(
-        skipped,
-        [
-            "pagination.resources",
-            "pagination.prompts",
-            "errors.unknown_resource"
-        ],
-        "{report}"
-    );
+    let mut expected = vec![
+        "pagination.resources",
+        "pagination.prompts",
+        "errors.unknown_resource",
+    ];
+    if client.protocol_version() == "2026-07-28" {
+        expected.splice(0..0, ["ping", "capabilities.logging"]);
+    }
+    assert_eq!(skipped, expected, "{report}");
     assert_eq!(
         report.entry("tools.structured_output").unwrap().message,
         "conforms: current_weather, forecast, weather_alerts",
