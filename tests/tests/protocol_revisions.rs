@@ -153,3 +153,19 @@ async fn a_2026_pin_over_http_and_sse_is_a_misuse() {
         "{error}"
     );
 }
+
+#[tokio::test]
+async fn a_modern_server_too_slow_for_the_probe_says_to_wait_longer() {
+    // Python boots for most of a second: a 1 ms wait gives up on `server/discover`, which
+    // the server then answers, taking the connection for 2026-07-28 and refusing
+    // `initialize` with -32022.
+    let error = python_stdio()
+        .newest_protocol()
+        .discover_timeout(Duration::from_millis(1))
+        .build()
+        .await
+        .unwrap_err();
+    let message = error.to_string();
+    assert!(message.contains("Raise `.discover_timeout(..)`"), "{message}");
+    assert!(message.contains("2026-07-28"), "{message}");
+}

@@ -16,7 +16,7 @@ use rmcp::{
 use super::{
     failure,
     handler::Harness,
-    lifecycle::{Probed, Protocol, WithoutProbeAnswers, probe},
+    lifecycle::{PROBE_UNANSWERED, Probed, Protocol, WithoutProbeAnswers, probe},
     recording::Recording,
 };
 use crate::{
@@ -179,7 +179,37 @@ impl Start<'_> {
                     };
                     Err(self.unspoken(offered, why))
                 }
-                _ => self.handshake(transport, owned).await,
+                _ => {
+                    let timed_out = why.starts_with(PROBE_UNANSWERED);
+                    let fallback = self.clone().handshake(transport, owned).await;
+                    match fallback {
+                        // It answered the probe after all, and now takes the connection for
+                        // the new lifecycle.
+                        Err(Error::JsonRpc { code, data, .. })
+                            if timed_out
+                                && code
+                                    == rmcp::model::ErrorCode::UNSUPPORTED_PROTOCOL_VERSION.0 =>
+                        {
+                            let offered: Vec<String> = data
+                                .as_ref()
+                                .and_then(|data| data.get("supported"))
+                                .and_then(|list| serde_json::from_value(list.clone()).ok())
+                                .unwrap_or_default();
+                            Err(Error::Initialize {
+                                target: self.description.to_owned(),
+                                reason: format!(
+                                    "{why}, so `initialize` followed, and the server refused it \
+                                     with -32022, offering {offered:?}: it speaks the \
+                                     new lifecycle but was slow to answer. Raise \
+                                     `.discover_timeout(..)` (now {:?})",
+                                    self.lifecycle.discover_timeout
+                                ),
+                                stderr_tail: self.diagnostics.stderr_tail(),
+                            })
+                        }
+                        other => other,
+                    }
+                }
             },
             Err(reason) => {
                 drop(owned);

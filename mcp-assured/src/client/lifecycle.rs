@@ -29,6 +29,9 @@ use rmcp::{
 /// answer at once with an error, so this only costs time on those that never answer.
 pub const DEFAULT_DISCOVER_TIMEOUT: Duration = Duration::from_secs(3);
 
+/// How [`Probed::Legacy`] begins when the server did not answer in time.
+pub(crate) const PROBE_UNANSWERED: &str = "no answer to `server/discover`";
+
 /// The id of the probe, apart from rmcp's numeric ids.
 const PROBE_ID: &str = "mcp-assured/server-discover";
 
@@ -128,7 +131,7 @@ pub(crate) async fn probe<T: Transport<RoleClient>>(
             Ok(answer) => answer?,
             Err(_) => {
                 return Ok(Probed::Legacy {
-                    why: format!("no answer to `server/discover` within {wait:?}"),
+                    why: format!("{PROBE_UNANSWERED} within {wait:?}"),
                 });
             }
         };
