@@ -97,6 +97,12 @@ pub fn python_server_script() -> PathBuf {
     sources_dir().join("python_server.py")
 }
 
+/// Path of `tests/peers/python_server_2026.py`, the Python SDK peer for what only protocol
+/// 2026-07-28 has (multi-round-trip tools, subscriptions); run it with [`python`].
+pub fn python_2026_server_script() -> PathBuf {
+    sources_dir().join("python_server_2026.py")
+}
+
 /// Path of `tests/peers/selftest_server.py`, a server with passing, failing, skipped and
 /// malformed `mcp.test.*` tools, over stdio: run it with `python3` (it needs no SDK).
 pub const SELFTEST_SERVER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/peers/selftest_server.py");

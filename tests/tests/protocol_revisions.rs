@@ -166,6 +166,81 @@ async fn a_modern_server_too_slow_for_the_probe_says_to_wait_longer() {
         .await
         .unwrap_err();
     let message = error.to_string();
-    assert!(message.contains("Raise `.discover_timeout(..)`"), "{message}");
+    assert!(
+        message.contains("Raise `.discover_timeout(..)`"),
+        "{message}"
+    );
     assert!(message.contains("2026-07-28"), "{message}");
+}
+
+/// The Python SDK's 2026-07-28 peer (multi-round-trip tools), over stdio.
+fn python_2026() -> ClientBuilder {
+    McpAssured::client()
+        .command(peers::python())
+        .arg(peers::python_2026_server_script())
+        .newest_protocol()
+}
+
+#[tokio::test]
+async fn an_input_required_answer_is_answered_and_the_call_sent_again() {
+    // requestState alone: echoed exactly, and the call completes.
+    let client = python_2026().build().await.unwrap();
+    assert_eq!(client.protocol_version(), MODERN);
+    let result = client.call_tool("two_step", json!({})).await.unwrap();
+    assert_eq!(result.text(), "completed with state 'step-1'");
+    client.close().await.unwrap();
+
+    // An elicitation input request, answered by the handler the test configured, as it
+    // would be on an older revision, and recorded among the server's requests.
+    let client = python_2026()
+        .on_elicitation(|_: &mcp_assured::model::ElicitRequestParams| {
+            mcp_assured::model::ElicitResult::new(mcp_assured::model::ElicitationAction::Accept)
+                .with_content(json!({"name": "Grace"}))
+        })
+        .build()
+        .await
+        .unwrap();
+    let result = client.call_tool("ask_name", json!({})).await.unwrap();
+    assert_eq!(result.text(), "hello Grace");
+    let asked = client.server_requests();
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(asked[0].method, "elicitation/create");
+    client.close().await.unwrap();
+
+    let defaults = python_2026()
+        .accept_elicitation_defaults()
+        .build()
+        .await
+        .unwrap();
+    let result = defaults.call_tool("ask_name", json!({})).await.unwrap();
+    assert_eq!(result.text(), "hello Ada");
+    defaults.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_input_request_without_a_configured_answer_says_what_to_configure() {
+    let http = server::start(
+        &mcp_assured::fixture::ServerCommand::new(peers::python())
+            .arg(peers::python_2026_server_script())
+            .args(["--transport", "streamable-http", "--port", "{port}"]),
+        "/mcp",
+    )
+    .await;
+    let client = McpAssured::client()
+        .base_uri(http.url().unwrap())
+        .newest_protocol()
+        .build()
+        .await
+        .unwrap();
+    assert_eq!(client.protocol_version(), MODERN);
+    // Over single-exchange HTTP too.
+    let done = client.call_tool("two_step", json!({})).await.unwrap();
+    assert_eq!(done.text(), "completed with state 'step-1'");
+    let error = client.call_tool("ask_name", json!({})).await.unwrap_err();
+    let message = error.to_string();
+    assert!(message.contains("asked for input `name`"), "{message}");
+    assert!(
+        message.contains("`.accept_elicitation_defaults()`"),
+        "{message}"
+    );
 }

@@ -52,6 +52,33 @@ impl Harness {
         }
     }
 
+    /// The answer to a request of the server's, as configured, recorded among
+    /// [`server_requests`](super::McpClient::server_requests): when it comes on its own
+    /// (2025-11-25 and older) and when it comes inside an `input_required` result
+    /// (2026-07-28).
+    pub(crate) fn respond(&self, request: RmcpServerRequest) -> Result<ClientResult, ErrorData> {
+        let json = serde_json::to_value(&request).unwrap_or(Value::Null);
+        let method = json["method"].as_str().unwrap_or("<unknown>").to_owned();
+        let answer = self.answer(request);
+        self.state
+            .server_requests
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(ServerRequest {
+                method: method.clone(),
+                params: json.get("params").cloned().unwrap_or(Value::Null),
+                answered: answer.is_some(),
+                received_at: std::time::SystemTime::now(),
+            });
+        answer.unwrap_or_else(|| {
+            Err(ErrorData::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                format!("mcp-assured has no answer configured for `{method}`"),
+                None,
+            ))
+        })
+    }
+
     fn answer(&self, request: RmcpServerRequest) -> Option<Result<ClientResult, ErrorData>> {
         let answers = &self.state.answers;
         Some(match request {
@@ -80,28 +107,8 @@ impl Service<RoleClient> for Harness {
         request: RmcpServerRequest,
         _context: RequestContext<RoleClient>,
     ) -> Result<ClientResult, ErrorData> {
-        let json = serde_json::to_value(&request).unwrap_or(Value::Null);
-        let method = json["method"].as_str().unwrap_or("<unknown>").to_owned();
-        let answer = self.answer(request);
-        self.state
-            .server_requests
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(ServerRequest {
-                method: method.clone(),
-                params: json.get("params").cloned().unwrap_or(Value::Null),
-                answered: answer.is_some(),
-                received_at: std::time::SystemTime::now(),
-            });
-        answer.unwrap_or_else(|| {
-            Err(ErrorData::new(
-                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
-                format!("mcp-assured has no answer configured for `{method}`"),
-                None,
-            ))
-        })
+        self.respond(request)
     }
-
     async fn handle_notification(
         &self,
         _notification: ServerNotification,

@@ -8,6 +8,7 @@ mod builder;
 mod connect;
 mod failure;
 mod handler;
+mod input_required;
 mod lifecycle;
 mod listed_tools;
 mod notifications;
@@ -254,21 +255,32 @@ impl McpClient {
         } else {
             format!("{method} {subject}")
         };
-        let options = PeerRequestOptions::with_timeout(self.timeout);
-        match self
-            .shared
-            .peer
-            .send_cancellable_request(request, options)
-            .await
-        {
+        match self.send_request(request.clone()).await {
             Ok(handle) => Ok(PendingRequest::new(
                 handle,
+                request,
                 method,
                 subject.to_owned(),
                 self.clone(),
             )),
             Err(error) => Err(failure::request_failed(error, &method, self.diagnostics()).await),
         }
+    }
+
+    /// Sends `request` with the client's timeout.
+    pub(crate) async fn send_request(
+        &self,
+        request: ClientRequest,
+    ) -> Result<rmcp::service::RequestHandle<RoleClient>, rmcp::ServiceError> {
+        let options = PeerRequestOptions::with_timeout(self.timeout);
+        self.shared
+            .peer
+            .send_cancellable_request(request, options)
+            .await
+    }
+
+    pub(crate) fn harness(&self) -> &Harness {
+        &self.shared.harness
     }
 
     async fn send<T: FromServerResult>(

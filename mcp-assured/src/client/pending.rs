@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 use rmcp::{
     RoleClient,
     model::{
-        CallToolResult, CompleteResult, GetPromptResult, ListPromptsResult,
+        CallToolResult, ClientRequest, CompleteResult, GetPromptResult, ListPromptsResult,
         ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, ProgressToken,
         ReadResourceResult, RequestId, ServerResult,
     },
@@ -14,7 +14,10 @@ use rmcp::{
 };
 use serde_json::Value;
 
-use super::{McpClient, failure};
+use super::{
+    McpClient, failure,
+    input_required::{self, MAX_ROUNDS},
+};
 use crate::{
     error::{Error, Result},
     results::mcp::{PromptResult, ResourceResult, ToolResult},
@@ -114,6 +117,8 @@ impl FromServerResult for Value {
 #[derive(Debug)]
 pub struct PendingRequest<T> {
     handle: RequestHandle<RoleClient>,
+    /// What was sent, to send again after an `input_required` answer.
+    request: ClientRequest,
     method: String,
     subject: String,
     client: McpClient,
@@ -123,12 +128,14 @@ pub struct PendingRequest<T> {
 impl<T: FromServerResult> PendingRequest<T> {
     pub(crate) fn new(
         handle: RequestHandle<RoleClient>,
+        request: ClientRequest,
         method: String,
         subject: String,
         client: McpClient,
     ) -> Self {
         PendingRequest {
             handle,
+            request,
             method,
             subject,
             client,
@@ -194,28 +201,54 @@ impl<T: FromServerResult> PendingRequest<T> {
     }
 
     /// Waits for the answer, up to the client's timeout; on timeout the request is
-    /// cancelled with `notifications/cancelled`.
+    /// cancelled with `notifications/cancelled`. On protocol 2026-07-28 an `input_required`
+    /// answer is answered with the client's handlers and the request sent again (with a new
+    /// id), until the server completes it.
     pub async fn result(self) -> Result<T> {
         let PendingRequest {
-            handle,
+            mut handle,
+            mut request,
             method,
             subject,
             client,
             ..
         } = self;
-        let id = handle.id.clone();
-        match handle.await_response().await {
-            Ok(result) => T::from_server_result(result, &subject).map_err(|other| {
-                let json = serde_json::to_string(&other).unwrap_or_default();
-                Error::UnexpectedResponse {
-                    method,
-                    detail: format!("a result of another shape: {json}"),
+        for _round in 0..=MAX_ROUNDS {
+            let id = handle.id.clone();
+            let result = match handle.await_response().await {
+                Ok(result) => result,
+                Err(error) => {
+                    return Err(
+                        failure::answer_failed(error, &method, &id, client.diagnostics()).await,
+                    );
                 }
-            }),
-            Err(error) => {
-                Err(failure::answer_failed(error, &method, &id, client.diagnostics()).await)
-            }
+            };
+            let input = match result {
+                ServerResult::InputRequiredResult(input) => input,
+                result => {
+                    return T::from_server_result(result, &subject).map_err(|other| {
+                        let json = serde_json::to_string(&other).unwrap_or_default();
+                        Error::UnexpectedResponse {
+                            method,
+                            detail: format!("a result of another shape: {json}"),
+                        }
+                    });
+                }
+            };
+            request = input_required::retry(&request, input, client.harness(), &method)?;
+            handle = match client.send_request(request.clone()).await {
+                Ok(handle) => handle,
+                Err(error) => {
+                    return Err(
+                        failure::request_failed(error, &method, client.diagnostics()).await,
+                    );
+                }
+            };
         }
+        Err(Error::UnexpectedResponse {
+            method,
+            detail: format!("`input_required` {MAX_ROUNDS} times over, and never a result"),
+        })
     }
 
     fn token_json(&self) -> Value {

@@ -1,0 +1,101 @@
+//! Multi-round-trip requests (protocol 2026-07-28, SEP-2322): a `tools/call`, `prompts/get`
+//! or `resources/read` the server answers with `input_required` is answered with the
+//! client's configured handlers (the same as for sampling, elicitation and roots requests
+//! of older revisions) and sent again, with a new id, carrying the `inputResponses` and the
+//! `requestState` exactly as received, until the server completes it.
+
+use rmcp::model::{
+    ClientRequest, ClientResult, InputRequest, InputRequiredResult, InputResponses,
+    ServerRequest as RmcpServerRequest,
+};
+use serde_json::Value;
+
+use super::handler::Harness;
+use crate::error::Error;
+
+/// How many `input_required` answers one request may get before it is an error.
+pub(crate) const MAX_ROUNDS: usize = 10;
+
+/// `request` again, carrying the answers to `input`'s requests and its state.
+///
+/// # Errors
+///
+/// [`Error::UnexpectedResponse`] when `request` is not one that may be answered with
+/// `input_required`, or when an input request has no configured answer.
+pub(crate) fn retry(
+    request: &ClientRequest,
+    input: InputRequiredResult,
+    harness: &Harness,
+    method: &str,
+) -> Result<ClientRequest, Error> {
+    let responses = answers(input.input_requests.unwrap_or_default(), harness, method)?;
+    let responses = (!responses.is_empty()).then_some(responses);
+    let state = input.request_state;
+    let mut request = request.clone();
+    match &mut request {
+        ClientRequest::CallToolRequest(call) => {
+            call.params.input_responses = responses;
+            call.params.request_state = state;
+        }
+        ClientRequest::GetPromptRequest(get) => {
+            get.params.input_responses = responses;
+            get.params.request_state = state;
+        }
+        ClientRequest::ReadResourceRequest(read) => {
+            read.params.input_responses = responses;
+            read.params.request_state = state;
+        }
+        _ => {
+            return Err(Error::UnexpectedResponse {
+                method: method.to_owned(),
+                detail: "`input_required`, which only tools/call, prompts/get and \
+                         resources/read may answer"
+                    .to_owned(),
+            });
+        }
+    }
+    Ok(request)
+}
+
+/// The configured answer to each input request, by the server's key.
+fn answers(
+    requests: rmcp::model::InputRequests,
+    harness: &Harness,
+    method: &str,
+) -> Result<InputResponses, Error> {
+    let mut responses = InputResponses::new();
+    for (key, request) in requests {
+        let request = match request {
+            InputRequest::CreateMessage(request) => {
+                RmcpServerRequest::CreateMessageRequest(request)
+            }
+            InputRequest::Elicitation(request) => RmcpServerRequest::ElicitRequest(request),
+            InputRequest::ListRoots(request) => RmcpServerRequest::ListRootsRequest(request),
+            other => {
+                return Err(Error::UnexpectedResponse {
+                    method: method.to_owned(),
+                    detail: format!(
+                        "an input request of a kind this client does not know: {other:?}"
+                    ),
+                });
+            }
+        };
+        let answer = harness
+            .respond(request)
+            .map_err(|error| Error::UnexpectedResponse {
+                method: method.to_owned(),
+                detail: format!(
+                    "the server asked for input `{key}`, and the client could not give it: {}. \
+                 Configure an answer: `.on_elicitation(..)` or `.accept_elicitation_defaults()`, \
+                 `.on_sampling(..)`, `.roots(..)`",
+                    error.message
+                ),
+            })?;
+        responses.insert(key, result_json(answer));
+    }
+    Ok(responses)
+}
+
+fn result_json(result: ClientResult) -> Value {
+    serde_json::to_value(result).unwrap_or(Value::Null)
+}
