@@ -170,7 +170,7 @@ mod transport;
 pub use client::{
     ClientBuilder, DEFAULT_DISCOVER_TIMEOUT, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT,
     FromServerResult, IntoAnswer, McpAssured, McpClient, PendingRequest, ServerInfo, ServerRequest,
-    elicitation_defaults,
+    Subscription, Subscriptions, elicitation_defaults,
 };
 pub use credentials::{
     AuthorizationResult, Credentials, DEFAULT_MAX_AUTHORIZATIONS, DEFAULT_REDIRECT_URI, OAuth,

@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use mcp_assured::{ClientBuilder, Error, McpAssured};
+use mcp_assured::{ClientBuilder, Error, McpAssured, Subscriptions};
 use mcp_assured_examples::ExampleServer;
 use mcp_assured_tests::{Transport, peers, server};
 use serde_json::json;
@@ -243,4 +243,49 @@ async fn an_input_request_without_a_configured_answer_says_what_to_configure() {
         message.contains("`.accept_elicitation_defaults()`"),
         "{message}"
     );
+}
+
+#[tokio::test]
+async fn subscriptions_listen_gets_the_notifications_asked_for() {
+    let http = server::start(
+        &mcp_assured::fixture::ServerCommand::new(peers::python())
+            .arg(peers::python_2026_server_script())
+            .args(["--transport", "streamable-http", "--port", "{port}"]),
+        "/mcp",
+    )
+    .await;
+    for builder in [
+        python_2026(),
+        McpAssured::client()
+            .base_uri(http.url().unwrap())
+            .newest_protocol(),
+    ] {
+        let client = builder.build().await.unwrap();
+        let mut changes = client
+            .listen(Subscriptions::new().tools().resource("file:///counter"))
+            .await
+            .unwrap();
+        let acknowledged = changes.acknowledged();
+        assert_eq!(
+            acknowledged["toolsListChanged"],
+            json!(true),
+            "{acknowledged}"
+        );
+        client.call_tool("bump", json!({})).await.unwrap();
+        let mut methods = Vec::new();
+        for _ in 0..2 {
+            let notification = changes.next().await.unwrap().expect("a notification");
+            methods.push(notification.method);
+        }
+        methods.sort();
+        assert_eq!(
+            methods,
+            [
+                "notifications/resources/updated",
+                "notifications/tools/list_changed"
+            ]
+        );
+        changes.cancel().await.unwrap();
+        client.close().await.unwrap();
+    }
 }

@@ -16,6 +16,7 @@ mod pending;
 mod recording;
 pub(crate) mod server_requests;
 mod stray;
+mod subscription;
 
 use std::{sync::Arc, time::Duration};
 
@@ -42,6 +43,7 @@ pub use self::{
     lifecycle::DEFAULT_DISCOVER_TIMEOUT,
     pending::{FromServerResult, PendingRequest},
     server_requests::{IntoAnswer, ServerRequest, elicitation_defaults},
+    subscription::{Subscription, Subscriptions},
 };
 use self::{connect::Connection, handler::Harness, listed_tools::Listing};
 use crate::{
@@ -172,6 +174,42 @@ impl McpClient {
     /// `initialize`, or on 2026-07-28 the one agreed by `server/discover`.
     pub fn protocol_version(&self) -> &str {
         &self.shared.server_info.protocol_version
+    }
+
+    /// Opens `subscriptions/listen` (protocol 2026-07-28) for `what`, and waits for the
+    /// server's acknowledgment.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcp_assured::McpClient) -> mcp_assured::Result<()> {
+    /// use mcp_assured::Subscriptions;
+    /// let mut changes = client.listen(Subscriptions::new().tools()).await?;
+    /// client.call_tool("install_plugin", serde_json::json!({})).await?;
+    /// let changed = changes.next().await?.expect("a notification");
+    /// assert_eq!(changed.method, "notifications/tools/list_changed");
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Transport`] (or a JSON-RPC error) when the server refuses or cannot be
+    /// reached; on an older revision the method does not exist.
+    pub async fn listen(&self, what: Subscriptions) -> Result<Subscription> {
+        let listening =
+            tokio::time::timeout(self.timeout, self.shared.peer.listen(what.into_filter()));
+        match listening.await {
+            Ok(Ok(subscription)) => Ok(Subscription::new(subscription, self.timeout)),
+            Ok(Err(error)) => {
+                Err(
+                    failure::request_failed(error, "subscriptions/listen", self.diagnostics())
+                        .await,
+                )
+            }
+            Err(_) => Err(Error::Timeout {
+                method: "subscriptions/listen".to_owned(),
+                timeout: self.timeout,
+                stderr_tail: self.stderr_tail(),
+            }),
+        }
     }
 
     /// What the server answered to `server/discover` (its `supportedVersions`, capabilities
