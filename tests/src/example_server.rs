@@ -35,7 +35,7 @@ impl Fixture for ExampleHttp {
 ///
 /// # Panics
 ///
-/// If it is missing and cannot be built.
+/// If it cannot be built.
 pub fn example_server_binary() -> PathBuf {
     crate::workspace_binary("mcp-assured-examples", "example-server")
 }

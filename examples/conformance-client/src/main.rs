@@ -91,14 +91,19 @@ async fn play(client: &McpClient, scenario: &str) -> Outcome {
 
 /// The client for a scenario. Every scenario connects through here.
 fn client_builder(url: &str, scenario: &str, context: &Value) -> ClientBuilder {
-    let builder = McpAssured::client()
+    let mut builder = McpAssured::client()
         .base_uri(url)
-        .protocol_version(protocol_version(scenario))
         .timeout(REQUEST_TIMEOUT)
         // Declares the `elicitation` capability and answers like a user who accepts every
         // form as filled in by its defaults: what `elicitation-sep1034-client-defaults`
         // checks, and harmless elsewhere.
         .accept_elicitation_defaults();
+    // The client's default offers 2025-11-25 in `initialize` (what `initialize` checks) and
+    // takes the version the server answers (`sse-retry`'s answers 2025-03-26); the
+    // back-compat scenarios' servers are 2025-03-26 ones, so that is pinned there.
+    if scenario.starts_with("auth/2025-03-26-") {
+        builder = builder.protocol_version("2025-03-26");
+    }
     if scenario.starts_with("auth/") {
         with_oauth(builder, context)
     } else {
@@ -124,16 +129,6 @@ fn with_oauth(builder: ClientBuilder, context: &Value) -> ClientBuilder {
         }
     }
     builder.oauth(oauth)
-}
-
-/// The version the scenario's spec revision speaks: `2025-03-26` for the back-compat auth
-/// scenarios, `2025-11-25` (which the `initialize` scenario requires) for the rest.
-fn protocol_version(scenario: &str) -> &'static str {
-    if scenario.starts_with("auth/2025-03-26-") {
-        "2025-03-26"
-    } else {
-        "2025-11-25"
-    }
 }
 
 /// `tools/call`, where a result with `isError: true` is a failure too.
