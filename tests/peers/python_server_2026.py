@@ -63,6 +63,20 @@ async def ask_name(ctx: Context) -> str | InputRequiredResult:
     return f"hello {content['name']}"
 
 
+ENDLESS_CALLS: list[str] = []
+
+
+@server.tool(description="Answer input_required every time: a server that never completes.")
+async def endless(ctx: Context) -> InputRequiredResult:
+    ENDLESS_CALLS.append(f"{ctx.request_id}:{ctx.request_state}")
+    return InputRequiredResult(request_state="again")
+
+
+@server.tool(description="The request id and requestState of every call of `endless`.")
+def endless_calls() -> str:
+    return " ".join(ENDLESS_CALLS)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--transport", choices=["stdio", "streamable-http"], default="stdio")

@@ -289,3 +289,45 @@ async fn subscriptions_listen_gets_the_notifications_asked_for() {
         client.close().await.unwrap();
     }
 }
+
+#[tokio::test]
+async fn a_server_that_never_completes_gets_ten_retries_and_no_eleventh() {
+    let client = python_2026().build().await.unwrap();
+    let error = client.call_tool("endless", json!({})).await.unwrap_err();
+    assert!(
+        error.to_string().contains("`input_required` 10 times over"),
+        "{error}"
+    );
+    // The first call and ten retries; the eleventh `input_required` is not answered.
+    let calls = client.call_tool("endless_calls", json!({})).await.unwrap();
+    let calls = calls.text();
+    let calls: Vec<&str> = calls.split(' ').collect();
+    assert_eq!(calls.len(), 11, "{calls:?}");
+    // The retries echo the state, each under a new id.
+    assert!(calls[0].ends_with(":None"), "{calls:?}");
+    assert!(
+        calls[1..].iter().all(|call| call.ends_with(":again")),
+        "{calls:?}"
+    );
+    let ids: std::collections::HashSet<&str> = calls
+        .iter()
+        .map(|call| call.split(':').next().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 11, "{calls:?}");
+}
+
+#[tokio::test]
+async fn a_probe_that_cannot_reach_the_server_is_the_usual_connection_error() {
+    let port = mcp_assured::fixture::free_port().unwrap();
+    let refused = McpAssured::client()
+        .base_uri(format!("http://127.0.0.1:{port}/mcp"))
+        .newest_protocol()
+        .build()
+        .await
+        .unwrap_err();
+    assert!(matches!(refused, Error::Connect { .. }), "{refused:?}");
+    assert!(
+        refused.to_string().contains("connection refused"),
+        "{refused}"
+    );
+}

@@ -135,7 +135,12 @@ impl McpClient {
             ),
             Ok(()) => report.pass("ping", "answered"),
             Err(error) => {
-                report.fail("ping", format!("failed: {error}"));
+                let what = if speaks_2026(self) {
+                    "`server/discover` (2026-07-28 has no `ping`) failed"
+                } else {
+                    "failed"
+                };
+                report.fail("ping", format!("{what}: {error}"));
                 if error.is_timeout() || self.is_closed() {
                     // Every other check would wait out its own timeout: say so once instead.
                     for name in CHECKS.iter().skip(2) {

@@ -16,7 +16,9 @@ use rmcp::{
 use super::{
     failure,
     handler::Harness,
-    lifecycle::{PROBE_UNANSWERED, Probed, Protocol, WithoutProbeAnswers, probe},
+    lifecycle::{
+        LateAnswer, PROBE_UNANSWERED, ProbeFailure, Probed, Protocol, WithoutProbeAnswers, probe,
+    },
     recording::Recording,
 };
 use crate::{
@@ -162,56 +164,60 @@ impl Start<'_> {
                 drop(owned);
                 Err(self.unspoken(supported, "`server/discover` names other versions".into()))
             }
-            Ok(Probed::Legacy { why }) => match protocol {
-                Protocol::Pin(_) => {
-                    // Learn what it does speak, to say so.
-                    let offered = match self.clone().handshake(transport, owned).await {
-                        Ok(connection) => {
-                            let offered = connection
-                                .running
-                                .peer()
-                                .peer_info()
-                                .map(|info| info.protocol_version.to_string());
-                            let _ = connection.running.cancel().await;
-                            offered.into_iter().collect()
-                        }
-                        Err(_) => Vec::new(),
-                    };
-                    Err(self.unspoken(offered, why))
-                }
-                _ => {
-                    let timed_out = why.starts_with(PROBE_UNANSWERED);
-                    let fallback = self.clone().handshake(transport, owned).await;
-                    match fallback {
-                        // It answered the probe after all, and now takes the connection for
-                        // the new lifecycle.
-                        Err(Error::JsonRpc { code, data, .. })
-                            if timed_out
-                                && code
-                                    == rmcp::model::ErrorCode::UNSUPPORTED_PROTOCOL_VERSION.0 =>
-                        {
-                            let offered: Vec<String> = data
-                                .as_ref()
-                                .and_then(|data| data.get("supported"))
-                                .and_then(|list| serde_json::from_value(list.clone()).ok())
-                                .unwrap_or_default();
-                            Err(Error::Initialize {
-                                target: self.description.to_owned(),
-                                reason: format!(
-                                    "{why}, so `initialize` followed, and the server refused it \
-                                     with -32022, offering {offered:?}: it speaks the \
-                                     new lifecycle but was slow to answer. Raise \
-                                     `.discover_timeout(..)` (now {:?})",
-                                    self.lifecycle.discover_timeout
-                                ),
-                                stderr_tail: self.diagnostics.stderr_tail(),
-                            })
-                        }
-                        other => other,
+            Ok(Probed::Rejected { why }) => {
+                drop(owned);
+                Err(self.unspoken(Vec::new(), why))
+            }
+            Ok(Probed::Legacy { why }) => {
+                let timed_out = why.starts_with(PROBE_UNANSWERED);
+                let late = Arc::default();
+                let fallback = self.clone().handshake_with(transport, owned, &late).await;
+                let fallback = match fallback {
+                    // It answered the probe after all, and now takes the connection for the
+                    // new lifecycle.
+                    Err(Error::JsonRpc { code, data, .. })
+                        if timed_out
+                            && code == rmcp::model::ErrorCode::UNSUPPORTED_PROTOCOL_VERSION.0 =>
+                    {
+                        let offered: Vec<String> = data
+                            .as_ref()
+                            .and_then(|data| data.get("supported"))
+                            .and_then(|list| serde_json::from_value(list.clone()).ok())
+                            .unwrap_or_default();
+                        return Err(self.too_slow(
+                            &why,
+                            &format!("then refused `initialize` with -32022, offering {offered:?}"),
+                        ));
                     }
+                    other => other,
+                };
+                let answered_late = late.lock().map(|late| late.is_some()).unwrap_or(false);
+                match (protocol, fallback) {
+                    (_, Ok(connection)) if timed_out && answered_late => {
+                        let _ = connection.running.cancel().await;
+                        Err(self.too_slow(&why, "then answered it while `initialize` ran"))
+                    }
+                    (Protocol::Pin(_), Ok(connection)) => {
+                        // It speaks an older revision: say which.
+                        let offered = connection
+                            .running
+                            .peer()
+                            .peer_info()
+                            .map(|info| info.protocol_version.to_string());
+                        let _ = connection.running.cancel().await;
+                        Err(self.unspoken(offered.into_iter().collect(), why))
+                    }
+                    (Protocol::Pin(_), Err(_)) => Err(self.unspoken(Vec::new(), why)),
+                    (_, result) => result,
                 }
-            },
-            Err(reason) => {
+            }
+            Err(ProbeFailure::Transport(error)) => {
+                let error =
+                    failure::initialize_failed(*error, self.description, self.diagnostics).await;
+                drop(owned);
+                Err(error)
+            }
+            Err(ProbeFailure::Gone(reason)) => {
                 drop(owned);
                 Err(Error::Initialize {
                     target: self.description.to_owned(),
@@ -219,6 +225,20 @@ impl Start<'_> {
                     stderr_tail: self.diagnostics.stderr_tail(),
                 })
             }
+        }
+    }
+
+    /// A server of the new lifecycle that answered the probe too late.
+    fn too_slow(&self, why: &str, then: &str) -> Error {
+        Error::Initialize {
+            target: self.description.to_owned(),
+            reason: format!(
+                "{why}, so `initialize` followed, and the server {then}: it speaks the new \
+                 lifecycle but was slow to answer. Raise `.discover_timeout(..)` (now {:?}; \
+                 at most half the start-up timeout)",
+                self.lifecycle.discover_timeout
+            ),
+            stderr_tail: self.diagnostics.stderr_tail(),
         }
     }
 
@@ -269,7 +289,24 @@ impl Start<'_> {
     where
         T: Transport<RoleClient> + 'static,
     {
-        let transport = Recording::new(WithoutProbeAnswers::new(transport), &self.harness);
+        self.handshake_with(transport, owned, &Arc::default()).await
+    }
+
+    /// [`handshake`](Self::handshake), keeping in `late` an answer to the probe that comes
+    /// after it gave up.
+    async fn handshake_with<T>(
+        self,
+        transport: T,
+        owned: Owned,
+        late: &LateAnswer,
+    ) -> Result<Connection>
+    where
+        T: Transport<RoleClient> + 'static,
+    {
+        let transport = Recording::new(
+            WithoutProbeAnswers::keeping_late(transport, late.clone()),
+            &self.harness,
+        );
         let harness = self.harness.clone();
         match harness.serve(transport).await {
             Ok(running) => {

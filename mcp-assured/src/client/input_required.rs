@@ -28,6 +28,19 @@ pub(crate) fn retry(
     harness: &Harness,
     method: &str,
 ) -> Result<ClientRequest, Error> {
+    if input
+        .input_requests
+        .as_ref()
+        .is_none_or(|requests| requests.is_empty())
+        && input.request_state.is_none()
+    {
+        return Err(Error::UnexpectedResponse {
+            method: method.to_owned(),
+            detail: "`input_required` with neither `inputRequests` nor `requestState`, one of \
+                     which the protocol requires"
+                .to_owned(),
+        });
+    }
     let responses = answers(input.input_requests.unwrap_or_default(), harness, method)?;
     let responses = (!responses.is_empty()).then_some(responses);
     let state = input.request_state;
@@ -85,9 +98,11 @@ fn answers(
             .map_err(|error| Error::UnexpectedResponse {
                 method: method.to_owned(),
                 detail: format!(
-                    "the server asked for input `{key}`, and the client could not give it: {}. \
-                 Configure an answer: `.on_elicitation(..)` or `.accept_elicitation_defaults()`, \
-                 `.on_sampling(..)`, `.roots(..)`",
+                    "the server asked for input `{key}`, and the client could not give it: {}. If \
+                 the test means to answer it, configure an answer (which also declares the \
+                 capability): `.on_elicitation(..)` or `.accept_elicitation_defaults()`, \
+                 `.on_sampling(..)`, `.roots(..)`; if not, the server asked for a capability \
+                 the client did not declare",
                     error.message
                 ),
             })?;

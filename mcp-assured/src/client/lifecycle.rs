@@ -94,20 +94,33 @@ pub(crate) enum Probed {
     Unsupported { supported: Vec<String> },
     /// It does not know `server/discover` (it answered `why`): an older revision's server.
     Legacy { why: String },
+    /// It refused the probe with an error of the new lifecycle (-32020 header mismatch,
+    /// -32021 missing capability): a new server that something in the request displeased;
+    /// no fallback.
+    Rejected { why: String },
+}
+
+/// Why the probe could not be made.
+#[derive(Debug)]
+pub(crate) enum ProbeFailure {
+    /// The transport failed (a refused connection, TLS, a 401 the caller maps).
+    Transport(Box<rmcp::service::ClientInitializeError>),
+    /// The server closed the connection, or it took the whole `wait` to accept the request.
+    Gone(String),
 }
 
 /// Sends `server/discover` on `transport` and reads the answer, within `wait`.
 ///
 /// # Errors
 ///
-/// The transport failed, or closed before answering (`why`, for the caller's error).
-pub(crate) async fn probe<T: Transport<RoleClient>>(
+/// The transport failed, or closed before answering.
+pub(crate) async fn probe<T: Transport<RoleClient> + 'static>(
     transport: &mut T,
     protocol: &Protocol,
     client_info: &Implementation,
     capabilities: &ClientCapabilities,
     wait: Duration,
-) -> Result<Probed, String> {
+) -> Result<Probed, ProbeFailure> {
     let mut offered = protocol.discoverable();
     let mut tried = Vec::new();
     while let Some(version) = offered.first().cloned() {
@@ -120,14 +133,21 @@ pub(crate) async fn probe<T: Transport<RoleClient>>(
         let mut discover = DiscoverRequest::new(DiscoverRequestParams {});
         discover.extensions.insert(meta);
         let id = RequestId::String(format!("{PROBE_ID}-{}", tried.len()).into());
-        transport
-            .send(ClientJsonRpcMessage::request(
-                ClientRequest::DiscoverRequest(discover),
-                id.clone(),
-            ))
-            .await
-            .map_err(|error| format!("sending `server/discover` failed: {error}"))?;
-        let answer = match tokio::time::timeout(wait, answer_to(transport, &id)).await {
+        let message =
+            ClientJsonRpcMessage::request(ClientRequest::DiscoverRequest(discover), id.clone());
+        // Over HTTP, sending is the POST: it is bounded by the wait too.
+        let exchange = async {
+            transport.send(message).await.map_err(|error| {
+                ProbeFailure::Transport(Box::new(
+                    rmcp::service::ClientInitializeError::transport::<T>(
+                        error,
+                        "send server/discover",
+                    ),
+                ))
+            })?;
+            answer_to(transport, &id).await.map_err(ProbeFailure::Gone)
+        };
+        let answer = match tokio::time::timeout(wait, exchange).await {
             Ok(answer) => answer?,
             Err(_) => {
                 return Ok(Probed::Legacy {
@@ -151,8 +171,15 @@ pub(crate) async fn probe<T: Transport<RoleClient>>(
                 });
             }
             Ok(other) => {
-                return Ok(Probed::Legacy {
-                    why: format!("`server/discover` was answered with another result: {other:?}"),
+                // A success, but not a discover result (rmcp could not read one): the spec
+                // allows a fallback only on an error or no answer.
+                return Ok(Probed::Rejected {
+                    why: format!(
+                        "`server/discover` was answered with a result that is not a \
+                         DiscoverResult (supportedVersions, capabilities, resultType, ttlMs, \
+                         cacheScope): {}",
+                        serde_json::to_string(&other).unwrap_or_default()
+                    ),
                 });
             }
             Err(error) if error.code == ErrorCode::UNSUPPORTED_PROTOCOL_VERSION => {
@@ -170,12 +197,20 @@ pub(crate) async fn probe<T: Transport<RoleClient>>(
                 }
             }
             Err(error) => {
-                return Ok(Probed::Legacy {
-                    why: format!(
-                        "`server/discover` → {} {}",
-                        error.code.0,
-                        error.message.trim()
-                    ),
+                let why = format!(
+                    "`server/discover` → {} {}",
+                    error.code.0,
+                    error.message.trim()
+                );
+                // The spec's modern errors mean a new server: never fall back on them.
+                let modern = [
+                    ErrorCode::HEADER_MISMATCH,
+                    ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
+                ];
+                return Ok(if modern.contains(&error.code) {
+                    Probed::Rejected { why }
+                } else {
+                    Probed::Legacy { why }
                 });
             }
         }
@@ -214,20 +249,25 @@ fn names(versions: &[ProtocolVersion]) -> Vec<String> {
     versions.iter().map(|v| v.as_str().to_owned()).collect()
 }
 
+/// An answer to the probe that came after the wait, if one did.
+pub(crate) type LateAnswer = Arc<Mutex<Option<RxJsonRpcMessage<RoleClient>>>>;
+
 /// A transport that drops answers to the probe: a server that answered `server/discover`
 /// after the wait would otherwise answer into rmcp's `initialize`.
 pub(crate) struct WithoutProbeAnswers<T> {
     inner: T,
     /// Set when a late answer came: the server did speak the new lifecycle.
-    pub(crate) late: Arc<Mutex<Option<RxJsonRpcMessage<RoleClient>>>>,
+    late: LateAnswer,
 }
 
 impl<T> WithoutProbeAnswers<T> {
     pub(crate) fn new(inner: T) -> Self {
-        WithoutProbeAnswers {
-            inner,
-            late: Arc::default(),
-        }
+        Self::keeping_late(inner, Arc::default())
+    }
+
+    /// Keeps a late answer in `late`, for the caller to see.
+    pub(crate) fn keeping_late(inner: T, late: LateAnswer) -> Self {
+        WithoutProbeAnswers { inner, late }
     }
 }
 

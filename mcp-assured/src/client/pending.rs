@@ -213,7 +213,8 @@ impl<T: FromServerResult> PendingRequest<T> {
             client,
             ..
         } = self;
-        for _round in 0..=MAX_ROUNDS {
+        let mut rounds = 0;
+        loop {
             let id = handle.id.clone();
             let result = match handle.await_response().await {
                 Ok(result) => result,
@@ -235,6 +236,16 @@ impl<T: FromServerResult> PendingRequest<T> {
                     });
                 }
             };
+            if rounds == MAX_ROUNDS {
+                return Err(Error::UnexpectedResponse {
+                    method,
+                    detail: format!(
+                        "`input_required` {MAX_ROUNDS} times over, and never a result; not sent \
+                         again"
+                    ),
+                });
+            }
+            rounds += 1;
             request = input_required::retry(&request, input, client.harness(), &method)?;
             handle = match client.send_request(request.clone()).await {
                 Ok(handle) => handle,
@@ -245,10 +256,6 @@ impl<T: FromServerResult> PendingRequest<T> {
                 }
             };
         }
-        Err(Error::UnexpectedResponse {
-            method,
-            detail: format!("`input_required` {MAX_ROUNDS} times over, and never a result"),
-        })
     }
 
     fn token_json(&self) -> Value {
