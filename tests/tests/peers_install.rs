@@ -205,11 +205,18 @@ async fn a_dropped_server_leaves_no_process_behind() {
     let server = server::start(&command, "/").await;
     let port = server.port().unwrap();
     let leader = server.pid().expect("running");
-    let sleeper: u32 = server
-        .stdout_tail()
-        .unwrap_or_default()
-        .split_once("sleeper ")
-        .and_then(|(_, rest)| rest.lines().next()?.parse().ok())
+    // The shell prints the pid before the listener starts, but its line may be read after
+    // the port answers: wait for it.
+    let sleeper_pid = || -> Option<u32> {
+        server
+            .stdout_tail()
+            .unwrap_or_default()
+            .split_once("sleeper ")
+            .and_then(|(_, rest)| rest.lines().next()?.parse().ok())
+    };
+    let printed = eventually(Duration::from_secs(5), || async { sleeper_pid().is_some() }).await;
+    let sleeper = sleeper_pid()
+        .filter(|_| printed)
         .expect("the shell printed the sleeper's pid");
     drop(server);
 
