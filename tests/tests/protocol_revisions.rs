@@ -181,6 +181,17 @@ fn python_2026() -> ClientBuilder {
         .newest_protocol()
 }
 
+/// The same peer over streamable HTTP, until dropped.
+async fn python_2026_http() -> mcp_assured::fixture::ServerProcess {
+    server::start(
+        &mcp_assured::fixture::ServerCommand::new(peers::python())
+            .arg(peers::python_2026_server_script())
+            .args(["--transport", "streamable-http", "--port", "{port}"]),
+        "/mcp",
+    )
+    .await
+}
+
 #[tokio::test]
 async fn an_input_required_answer_is_answered_and_the_call_sent_again() {
     // requestState alone: echoed exactly, and the call completes.
@@ -219,13 +230,7 @@ async fn an_input_required_answer_is_answered_and_the_call_sent_again() {
 
 #[tokio::test]
 async fn an_input_request_without_a_configured_answer_says_what_to_configure() {
-    let http = server::start(
-        &mcp_assured::fixture::ServerCommand::new(peers::python())
-            .arg(peers::python_2026_server_script())
-            .args(["--transport", "streamable-http", "--port", "{port}"]),
-        "/mcp",
-    )
-    .await;
+    let http = python_2026_http().await;
     let client = McpAssured::client()
         .base_uri(http.url().unwrap())
         .newest_protocol()
@@ -247,13 +252,7 @@ async fn an_input_request_without_a_configured_answer_says_what_to_configure() {
 
 #[tokio::test]
 async fn subscriptions_listen_gets_the_notifications_asked_for() {
-    let http = server::start(
-        &mcp_assured::fixture::ServerCommand::new(peers::python())
-            .arg(peers::python_2026_server_script())
-            .args(["--transport", "streamable-http", "--port", "{port}"]),
-        "/mcp",
-    )
-    .await;
+    let http = python_2026_http().await;
     for builder in [
         python_2026(),
         McpAssured::client()
