@@ -483,10 +483,8 @@ fn settings(options: &Options, variant: Option<&str>, protocol: Option<&LitStr>)
     if let Some(ms) = options.startup_timeout_ms {
         client.extend(quote!(.startup_timeout(::core::time::Duration::from_millis(#ms))));
     }
-    match protocol {
-        Some(newest) if newest.value() == "newest" => client.extend(quote!(.newest_protocol())),
-        Some(version) => client.extend(quote!(.protocol_version(#version))),
-        None => {}
+    if let Some(version) = protocol {
+        client.extend(quote!(.protocol_version(#version)));
     }
     if let Some(token) = &options.bearer_token {
         client.extend(quote!(.bearer_token(::std::string::ToString::to_string(&(#token)))));

@@ -196,23 +196,33 @@ async fn a_token_endpoint_that_hangs_is_named_within_the_timeout() {
     assert!(message.contains("the token request"), "{message}");
 }
 
-#[tokio::test]
-async fn a_redirect_loop_and_a_login_page_are_the_authorization_step() {
-    let looping = Deployment::start().await;
-    looping.serve_metadata().await;
-    let back = format!("{}/authorize", looping.issuer());
-    looping
+/// A deployment whose authorization endpoint redirects to `location` (relative to the
+/// issuer when it starts with `/`), and what authorizing there fails with.
+async fn redirected_to(location: &str) -> (Deployment, String) {
+    let deployment = Deployment::start().await;
+    deployment.serve_metadata().await;
+    let location = match location.strip_prefix('/') {
+        Some(path) => format!("{}/{path}", deployment.issuer()),
+        None => location.to_owned(),
+    };
+    deployment
         .answer(
             "GET",
             "/authorize",
-            ResponseTemplate::new(302).insert_header("Location", back.as_str()),
+            ResponseTemplate::new(302).insert_header("Location", location.as_str()),
         )
         .await;
     let message = refused(
-        looping.client(OAuth::new().client_id("c")),
+        deployment.client(OAuth::new().client_id("c")),
         AuthorizationStep::Authorization,
     )
     .await;
+    (deployment, message)
+}
+
+#[tokio::test]
+async fn a_redirect_loop_and_a_login_page_are_the_authorization_step() {
+    let (_looping, message) = redirected_to("/authorize").await;
     assert!(message.contains("a redirect loop"), "{message}");
 
     let login = Deployment::start().await;
@@ -352,21 +362,7 @@ async fn relative_redirects_are_followed_and_a_code_for_another_address_is_not_f
     client.list_tools().await.unwrap();
 
     // A code sent to another address than the redirect URI is not followed there.
-    let astray = Deployment::start().await;
-    astray.serve_metadata().await;
-    let elsewhere = format!("{}/elsewhere?code=the-code&state=s", astray.issuer());
-    astray
-        .answer(
-            "GET",
-            "/authorize",
-            ResponseTemplate::new(302).insert_header("Location", elsewhere.as_str()),
-        )
-        .await;
-    let message = refused(
-        astray.client(OAuth::new().client_id("c")),
-        AuthorizationStep::Authorization,
-    )
-    .await;
+    let (astray, message) = redirected_to("/elsewhere?code=the-code&state=s").await;
     assert!(message.contains("with a code or an error"), "{message}");
     assert!(!message.contains("the-code"), "{message}");
     let received = astray.received().await;

@@ -103,11 +103,9 @@ impl Target {
     /// Connects and initializes.
     pub(crate) async fn connect(&self) -> Result<McpClient, String> {
         let mut builder = McpAssured::client().timeout(Duration::from_secs(self.timeout.max(1)));
-        builder = match self.protocol.as_deref() {
-            Some("newest") => builder.newest_protocol(),
-            Some(version) => builder.protocol_version(version),
-            None => builder,
-        };
+        if let Some(version) = &self.protocol {
+            builder = builder.protocol_version(version);
+        }
         if let Some(seconds) = self.startup_timeout {
             builder = builder.startup_timeout(Duration::from_secs(seconds.max(1)));
         }

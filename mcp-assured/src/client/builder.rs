@@ -32,6 +32,9 @@ use crate::{
     transport::{Target, http::HttpTarget, in_process::InProcessServer, stdio::StdioCommand},
 };
 
+/// What [`ClientBuilder::protocol_version`] takes to mean: negotiate the newest revision.
+const NEWEST: &str = "newest";
+
 /// The default time a request may take.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -347,16 +350,20 @@ impl ClientBuilder {
     /// `initialize` handshake (`2025-11-25` and older) is offered there and must be echoed;
     /// `2026-07-28` is asked for with `server/discover` and then sent with every request.
     /// Without a pin the client offers `2025-11-25` in `initialize` and takes what the server
-    /// answers; [`newest_protocol`](Self::newest_protocol) negotiates the newest both speak.
+    /// answers; `"newest"` (or [`newest_protocol`](Self::newest_protocol)) negotiates the
+    /// newest both speak.
     pub fn protocol_version(mut self, version: impl AsRef<str>) -> Self {
         let version = version.as_ref();
+        if version == NEWEST {
+            return self.newest_protocol();
+        }
         match ProtocolVersion::KNOWN_VERSIONS
             .iter()
             .find(|known| known.as_str() == version)
         {
             Some(known) => self.protocol = Protocol::Pin(known.clone()),
             None => self.problems.push(format!(
-                "unknown protocol version `{version}`; known: {}",
+                "unknown protocol version `{version}`; known: {}, or `{NEWEST}`",
                 ProtocolVersion::KNOWN_VERSIONS
                     .iter()
                     .map(|v| v.as_str())
@@ -659,6 +666,9 @@ mod tests {
             version.contains("unknown protocol version `1999-01-01`"),
             "{version}"
         );
+        assert!(version.contains("or `newest`"), "{version}");
+        let newest = McpAssured::client().protocol_version("newest");
+        assert_eq!(newest.protocol, Protocol::Newest);
         let url = McpAssured::client()
             .base_uri("127.0.0.1:3001")
             .into_parts()

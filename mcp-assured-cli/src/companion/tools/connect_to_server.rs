@@ -230,11 +230,9 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
     if let Some(ms) = args.timeout_ms {
         builder = builder.timeout(Duration::from_millis(ms.max(1)));
     }
-    builder = match args.protocol_version.as_deref() {
-        Some("newest") => builder.newest_protocol(),
-        Some(version) => builder.protocol_version(version),
-        None => builder,
-    };
+    if let Some(version) = &args.protocol_version {
+        builder = builder.protocol_version(version);
+    }
     if let Some(ms) = args.startup_timeout_ms {
         builder = builder.startup_timeout(Duration::from_millis(ms.max(1)));
     }
