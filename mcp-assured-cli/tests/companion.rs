@@ -9,7 +9,7 @@ use mcp_assured_cli::CompanionServer;
 use mcp_assured_tests::{
     ExampleHttp, example_server_binary,
     oauth::{Deployment, TOKEN},
-    peers::SELFTEST_SERVER,
+    peers::{self, SELFTEST_SERVER},
     tls::{Flaw, HttpsFront, TestCa},
 };
 use serde_json::{Value, json};
@@ -467,6 +467,46 @@ mod companion {
             "invalid_arguments",
         )
         .await;
+    }
+
+    /// The answers show what the server sent, not rmcp's re-encoding: a field rmcp's `Tool`
+    /// does not model, and a decimal rmcp holds as `f32`.
+    #[mcp_test]
+    async fn answers_show_what_the_server_sent(client: McpClient) {
+        let everything = json!({
+            "command": peers::node(),
+            "args": [peers::server_everything(), "stdio"],
+            "name": "everything",
+        });
+        ok(&client, "connect_to_server", everything).await;
+        let listed = ok(&client, "list_tools", json!({"connection": "everything"})).await;
+        let research = listed["tools"]
+            .as_array()
+            .and_then(|tools| {
+                tools
+                    .iter()
+                    .find(|t| t["name"] == "simulate-research-query")
+            })
+            .cloned()
+            .unwrap_or_else(|| panic!("{listed}"));
+        assert_eq!(research["execution"], json!({"taskSupport": "required"}));
+        let python = json!({
+            "command": peers::python(),
+            "args": [peers::python_server_script()],
+            "name": "python",
+        });
+        ok(&client, "connect_to_server", python).await;
+        let called = ok(
+            &client,
+            "call_tool",
+            json!({"connection": "python", "name": "ranked"}),
+        )
+        .await;
+        assert_eq!(
+            called["tool_call"]["result"]["content"][0]["annotations"]["priority"],
+            json!(0.7),
+            "{called}"
+        );
     }
 
     #[mcp_test]

@@ -139,7 +139,9 @@
 //!
 //! Checks read as sentences: `use mcp_assured::prelude::*;` and call `.assert()` on what the
 //! client returned (see [`mod@assert`]); pin whole answers with insta through
-//! [`assert_mcp_snapshot!`] (see [`snapshot`]).
+//! [`assert_mcp_snapshot!`] (see [`snapshot`]). Both read what the server sent, not rmcp's
+//! re-encoding of it: every result, listed item, notification and server request keeps its
+//! JSON as it arrived (see [`Wire`] and [`Listed`]).
 //!
 //! Health checks of a whole server: [`McpClient::check`] runs 18 protocol checks (see
 //! [`checks`]) and [`McpClient::run_server_tests`] the server's own `mcp.test.*` test tools
@@ -177,8 +179,10 @@ pub use credentials::{
 };
 pub use error::{AuthorizationStep, Error, Result, TlsProblem, code};
 pub use results::{
+    listed::{Listed, ListedItem},
     mcp::{PromptResult, ResourceResult, ToolResult},
     notification::{LogMessage, Notification, Progress},
+    wire::Wire,
 };
 pub use secret::Secret;
 pub use tls::Tls;

@@ -17,6 +17,7 @@ use serde_json::{Map, Value};
 
 use crate::{
     client::ServerInfo,
+    results::listed::{Listed, ListedItem},
     results::mcp::{PromptResult, ResourceResult, ToolResult},
 };
 
@@ -56,6 +57,13 @@ sorted_list_snapshot! {
     Prompt => "name",
     Resource => "uri",
     ResourceTemplate => "uriTemplate",
+}
+
+/// Each item as the server sent it, sorted by name, URI or URI template.
+impl<T: ListedItem> Snapshot for Listed<T> {
+    fn snapshot_json(&self) -> Value {
+        sorted_by(self.wire().to_vec(), T::KEY)
+    }
 }
 
 macro_rules! plain_snapshot {

@@ -6,6 +6,7 @@ PYTHON-SERVER.md describes what it serves.
 
     python python_server.py                                       # stdio (nothing else on stdout)
     python python_server.py --transport streamable-http --port N  # http://127.0.0.1:N/mcp
+        [--json-response]                                         # plain JSON bodies, no SSE
     python python_server.py --transport sse --port N              # http://127.0.0.1:N/sse
 """
 
@@ -16,7 +17,7 @@ import platform
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import Completion, PromptReference
+from mcp_types import Annotations, Completion, PromptReference, TextContent
 from pydantic import BaseModel, Field
 
 SUMMARY_STYLES = ["brief", "detailed", "bullet-points"]
@@ -49,6 +50,11 @@ def divide(a: float, b: float) -> float:
     if b == 0:
         raise ToolError("division by zero")
     return a / b
+
+
+@server.tool(description="A text block annotated with priority 0.7: rmcp holds priorities as f32.")
+def ranked() -> list[TextContent]:
+    return [TextContent(type="text", text="ranked", annotations=Annotations(priority=0.7))]
 
 
 @server.resource("python://info", name="info", description="About this server.", mime_type="text/plain")
@@ -87,6 +93,11 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--certfile", help="serve HTTPS with this certificate (PEM); needs --keyfile")
     parser.add_argument("--keyfile", help="the certificate's private key (PEM)")
+    parser.add_argument(
+        "--json-response",
+        action="store_true",
+        help="streamable HTTP: answer each request with a plain JSON body instead of an SSE stream",
+    )
     args = parser.parse_args()
     if args.transport == "stdio":
         server.run()
@@ -104,7 +115,8 @@ def main() -> None:
             log_level="warning",
         )
     else:
-        server.run(args.transport, host=args.host, port=args.port)
+        options = {"json_response": True} if args.json_response else {}
+        server.run(args.transport, host=args.host, port=args.port, **options)
 
 
 if __name__ == "__main__":

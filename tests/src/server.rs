@@ -64,6 +64,21 @@ pub async fn python(transport: Transport) -> ServerProcess {
     start(&command, path).await
 }
 
+/// The Python SDK peer over streamable HTTP answering each request with a plain JSON body
+/// (the SDK's `json_response=True`) rather than an SSE stream.
+///
+/// # Panics
+///
+/// If it cannot be installed or started.
+pub async fn python_json_bodies() -> ServerProcess {
+    let (mode, path) = http(Transport::StreamableHttp, ["streamable-http", "sse"]);
+    let python = blocking(peers::python).await;
+    let command = ServerCommand::new(python)
+        .arg(peers::python_server_script())
+        .args(["--transport", mode, "--port", "{port}", "--json-response"]);
+    start(&command, path).await
+}
+
 /// The Python SDK peer serving HTTPS itself (uvicorn's TLS) with `certificate`, over
 /// streamable HTTP or HTTP+SSE. The certificate's files live as long as the server.
 ///

@@ -50,7 +50,7 @@ async fn lists_tools_with_output_schemas(transport: Transport) {
     let client = connect(transport).await;
     let tools = client.list_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
-    assert_eq!(names, ["echo", "add", "divide"]);
+    assert_eq!(names, ["echo", "add", "divide", "ranked"]);
     let add = client.tool("add").await.unwrap();
     assert_eq!(add.input_schema["required"], json!(["a", "b"]));
     assert_eq!(add.input_schema["properties"]["a"]["type"], "integer");

@@ -45,7 +45,7 @@ pub(crate) async fn run(args: CallArgs) -> ExitCode {
             let failed = result.is_error == Some(true);
             println!(
                 "{}",
-                serde_json::to_string_pretty(&result.into_inner()).unwrap_or_default()
+                serde_json::to_string_pretty(&result.json()).unwrap_or_default()
             );
             if failed {
                 ExitCode::FAILURE

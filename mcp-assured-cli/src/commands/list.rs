@@ -34,15 +34,15 @@ pub(crate) async fn run(args: ListArgs) -> ExitCode {
     };
     let resources = match capabilities.resources {
         Some(_) => client.list_resources().await.unwrap_or_default(),
-        None => Vec::new(),
+        None => Default::default(),
     };
     let templates = match capabilities.resources {
         Some(_) => client.list_resource_templates().await.unwrap_or_default(),
-        None => Vec::new(),
+        None => Default::default(),
     };
     let prompts = match capabilities.prompts {
         Some(_) => client.list_prompts().await.unwrap_or_default(),
-        None => Vec::new(),
+        None => Default::default(),
     };
     let server = client.server_info().clone();
     let _ = client.close().await;

@@ -11,7 +11,10 @@ use super::{
     json,
 };
 use crate::{
-    results::mcp::{ToolResult, text_of},
+    results::{
+        mcp::{ToolResult, text_of},
+        wire::Wire,
+    },
     schema,
 };
 
@@ -54,6 +57,8 @@ use crate::{
 pub struct ToolResultAssert<'a> {
     tool: &'a str,
     result: &'a CallToolResult,
+    /// The result as the server sent it, when it is known: what the JSON checks read.
+    sent: Option<&'a Value>,
 }
 
 /// `.assert()` on a tool result.
@@ -67,6 +72,7 @@ impl AssertToolResult for ToolResult {
         ToolResultAssert {
             tool: self.tool(),
             result: self,
+            sent: self.wire().map(Wire::json),
         }
     }
 }
@@ -76,6 +82,7 @@ impl AssertToolResult for CallToolResult {
         ToolResultAssert {
             tool: "<unnamed>",
             result: self,
+            sent: None,
         }
     }
 }
@@ -93,6 +100,9 @@ impl<'a> ToolResultAssert<'a> {
     }
 
     fn blocks(&self) -> Vec<Value> {
+        if let Some(Value::Array(blocks)) = self.sent.and_then(|sent| sent.get("content")) {
+            return blocks.clone();
+        }
         self.result
             .content
             .iter()
@@ -279,8 +289,14 @@ impl<'a> ToolResultAssert<'a> {
         Ok(self)
     }
 
+    /// The structured content as the server sent it (as rmcp decoded it when the text is
+    /// not known).
     fn structured(&self) -> Result<&'a Value, AssertionError> {
-        self.result.structured_content.as_ref().map_or_else(
+        let structured = match self.sent {
+            Some(sent) => sent.get("structuredContent").filter(|s| !s.is_null()),
+            None => self.result.structured_content.as_ref(),
+        };
+        structured.map_or_else(
             || {
                 self.failure(format!(
                     "Expected tool `{}` to return structured content, but it has none.",

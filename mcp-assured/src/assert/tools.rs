@@ -5,9 +5,10 @@ use serde_json::Value;
 
 use super::{
     failure::{AssertionError, Failure, check, listing},
+    json,
     listed::TOOLS,
 };
-use crate::schema;
+use crate::{results::listed::Listed, schema};
 
 /// Checks on a list of tools; from `tools.assert()` (see [`AssertTools`]).
 ///
@@ -27,6 +28,8 @@ use crate::schema;
 #[derive(Debug, Clone, Copy)]
 pub struct ToolListAssert<'a> {
     tools: &'a [Tool],
+    /// Each tool as the server sent it, when known (from a [`Listed`]).
+    sent: Option<&'a [Value]>,
 }
 
 /// `.assert()` on a list of tools.
@@ -37,7 +40,21 @@ pub trait AssertTools {
 
 impl AssertTools for [Tool] {
     fn assert(&self) -> ToolListAssert<'_> {
-        ToolListAssert { tools: self }
+        ToolListAssert {
+            tools: self,
+            sent: None,
+        }
+    }
+}
+
+/// Checks that read each tool as the server sent it (e.g. [`ToolAssert::json_at`] on a
+/// field rmcp's `Tool` does not model).
+impl AssertTools for Listed<Tool> {
+    fn assert(&self) -> ToolListAssert<'_> {
+        ToolListAssert {
+            tools: self,
+            sent: Some(self.wire()),
+        }
     }
 }
 
@@ -93,8 +110,11 @@ impl<'a> ToolListAssert<'a> {
 
     /// [`tool`](Self::tool), returning the failure.
     pub fn try_tool(self, name: &str) -> Result<ToolAssert<'a>, AssertionError> {
-        match self.tools.iter().find(|t| t.name == name) {
-            Some(tool) => Ok(ToolAssert { tool }),
+        match self.tools.iter().position(|t| t.name == name) {
+            Some(at) => Ok(ToolAssert {
+                tool: &self.tools[at],
+                sent: self.sent.and_then(|sent| sent.get(at)),
+            }),
             None => TOOLS.missing(name, &self.names()),
         }
     }
@@ -104,6 +124,7 @@ impl<'a> ToolListAssert<'a> {
 #[derive(Debug, Clone, Copy)]
 pub struct ToolAssert<'a> {
     tool: &'a Tool,
+    sent: Option<&'a Value>,
 }
 
 /// `.assert()` on one tool.
@@ -114,7 +135,10 @@ pub trait AssertTool {
 
 impl AssertTool for Tool {
     fn assert(&self) -> ToolAssert<'_> {
-        ToolAssert { tool: self }
+        ToolAssert {
+            tool: self,
+            sent: None,
+        }
     }
 }
 
@@ -146,10 +170,46 @@ macro_rules! hint_check {
 
 impl<'a> ToolAssert<'a> {
     fn failure(&self, headline: String) -> Failure {
-        Failure::new(headline).fact("tool", &self.tool.name).json(
+        Failure::new(headline)
+            .fact("tool", &self.tool.name)
+            .json("definition", &self.definition())
+    }
+
+    /// The definition as the server sent it, or as rmcp encodes it when that is not known.
+    fn definition(&self) -> Value {
+        match self.sent {
+            Some(sent) => sent.clone(),
+            None => serde_json::to_value(self.tool).unwrap_or(Value::Null),
+        }
+    }
+
+    /// The value at the JSON `pointer` in the tool's definition, as the server sent it,
+    /// equals `expected` (numbers by value), e.g. `.json_at("/execution/taskSupport",
+    /// "required")`. Reads what arrived when the list came from the client (a
+    /// [`Listed`]), so fields rmcp's `Tool` does not model can be checked.
+    #[track_caller]
+    pub fn json_at(self, pointer: &str, expected: impl serde::Serialize) -> Self {
+        check(self.try_json_at(pointer, expected))
+    }
+
+    /// [`json_at`](Self::json_at), returning the failure.
+    pub fn try_json_at(
+        self,
+        pointer: &str,
+        expected: impl serde::Serialize,
+    ) -> Result<Self, AssertionError> {
+        let expected = serde_json::to_value(expected).unwrap_or(Value::Null);
+        let definition = self.definition();
+        match json::check_at(
             "definition",
-            &serde_json::to_value(self.tool).unwrap_or(Value::Null),
-        )
+            &self.tool.name,
+            &definition,
+            pointer,
+            &expected,
+        ) {
+            Ok(()) => Ok(self),
+            Err(headline) => self.failure(headline).err(),
+        }
     }
 
     fn input_schema(&self) -> &'a rmcp::model::JsonObject {

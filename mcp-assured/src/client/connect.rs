@@ -268,7 +268,11 @@ impl Start<'_> {
     where
         T: Transport<RoleClient> + 'static,
     {
-        let transport = Recording::new(WithoutProbeAnswers::new(transport), &self.harness);
+        let transport = Recording::new(
+            WithoutProbeAnswers::new(transport),
+            &self.harness,
+            self.diagnostics,
+        );
         let info = ServerPeerInfo::from_discover_result(version, result.clone());
         let running = serve_directly(self.harness, transport, Some(info));
         running
@@ -306,6 +310,7 @@ impl Start<'_> {
         let transport = Recording::new(
             WithoutProbeAnswers::keeping_late(transport, late.clone()),
             &self.harness,
+            self.diagnostics,
         );
         let harness = self.harness.clone();
         match harness.serve(transport).await {

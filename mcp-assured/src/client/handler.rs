@@ -4,7 +4,10 @@
 //! ones included, passes through one place and is recorded as JSON. Notifications are
 //! recorded earlier, by the transport wrapper in `recording`, to keep their order.
 
-use std::sync::{Arc, Mutex};
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex},
+};
 
 use rmcp::{
     RoleClient, Service,
@@ -15,6 +18,8 @@ use rmcp::{
     service::{NotificationContext, RequestContext},
 };
 use serde_json::Value;
+
+use crate::results::wire::{Member, Wire};
 
 use super::{
     listed_tools::ListedTools,
@@ -36,6 +41,8 @@ pub(crate) struct HarnessState {
     pub(crate) server_requests: Mutex<Vec<ServerRequest>>,
     pub(crate) stray_responses: StrayResponses,
     pub(crate) listed_tools: ListedTools,
+    /// The text of each request of the server's not yet answered, by its id (as JSON text).
+    pub(crate) requests_as_sent: Mutex<HashMap<String, Arc<str>>>,
 }
 
 impl Harness {
@@ -48,6 +55,7 @@ impl Harness {
                 server_requests: Mutex::default(),
                 stray_responses: StrayResponses::default(),
                 listed_tools: ListedTools::default(),
+                requests_as_sent: Mutex::default(),
             }),
         }
     }
@@ -55,8 +63,12 @@ impl Harness {
     /// The answer to a request of the server's, as configured, recorded among
     /// [`server_requests`](super::McpClient::server_requests): when it comes on its own
     /// (2025-11-25 and older) and when it comes inside an `input_required` result
-    /// (2026-07-28).
-    pub(crate) fn respond(&self, request: RmcpServerRequest) -> Result<ClientResult, ErrorData> {
+    /// (2026-07-28). `sent`: its params as the server sent them.
+    pub(crate) fn respond(
+        &self,
+        request: RmcpServerRequest,
+        sent: Option<Value>,
+    ) -> Result<ClientResult, ErrorData> {
         let json = serde_json::to_value(&request).unwrap_or(Value::Null);
         let method = json["method"].as_str().unwrap_or("<unknown>").to_owned();
         let answer = self.answer(request);
@@ -66,7 +78,7 @@ impl Harness {
             .unwrap_or_else(|p| p.into_inner())
             .push(ServerRequest {
                 method: method.clone(),
-                params: json.get("params").cloned().unwrap_or(Value::Null),
+                params: sent.unwrap_or_else(|| json.get("params").cloned().unwrap_or(Value::Null)),
                 answered: answer.is_some(),
                 received_at: std::time::SystemTime::now(),
             });
@@ -105,9 +117,17 @@ impl Service<RoleClient> for Harness {
     async fn handle_request(
         &self,
         request: RmcpServerRequest,
-        _context: RequestContext<RoleClient>,
+        context: RequestContext<RoleClient>,
     ) -> Result<ClientResult, ErrorData> {
-        self.respond(request)
+        let id = crate::transport::wire::id_text(&context.id);
+        let sent = self
+            .state
+            .requests_as_sent
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&id)
+            .map(|text| Wire::new(text, Member::Params).json().clone());
+        self.respond(request, sent)
     }
     async fn handle_notification(
         &self,

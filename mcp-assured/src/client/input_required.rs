@@ -11,7 +11,7 @@ use rmcp::model::{
 use serde_json::Value;
 
 use super::handler::Harness;
-use crate::error::Error;
+use crate::{error::Error, results::wire::Wire};
 
 /// How many `input_required` answers one request may get before it is an error.
 pub(crate) const MAX_ROUNDS: usize = 10;
@@ -25,6 +25,7 @@ pub(crate) const MAX_ROUNDS: usize = 10;
 pub(crate) fn retry(
     request: &ClientRequest,
     input: InputRequiredResult,
+    sent: Option<&Wire>,
     harness: &Harness,
     method: &str,
 ) -> Result<ClientRequest, Error> {
@@ -41,7 +42,12 @@ pub(crate) fn retry(
                 .to_owned(),
         });
     }
-    let responses = answers(input.input_requests.unwrap_or_default(), harness, method)?;
+    let responses = answers(
+        input.input_requests.unwrap_or_default(),
+        sent,
+        harness,
+        method,
+    )?;
     let responses = (!responses.is_empty()).then_some(responses);
     let state = input.request_state;
     let mut request = request.clone();
@@ -73,6 +79,7 @@ pub(crate) fn retry(
 /// The configured answer to each input request, by the server's key.
 fn answers(
     requests: rmcp::model::InputRequests,
+    sent: Option<&Wire>,
     harness: &Harness,
     method: &str,
 ) -> Result<InputResponses, Error> {
@@ -93,9 +100,11 @@ fn answers(
                 });
             }
         };
-        let answer = harness
-            .respond(request)
-            .map_err(|error| Error::UnexpectedResponse {
+        let params_as_sent = sent
+            .and_then(|wire| wire.json().get("inputRequests")?.get(&key)?.get("params"))
+            .cloned();
+        let answer = harness.respond(request, params_as_sent).map_err(|error| {
+            Error::UnexpectedResponse {
                 method: method.to_owned(),
                 detail: format!(
                     "the server asked for input `{key}`, and the client could not give it: {}. If \
@@ -105,7 +114,8 @@ fn answers(
                  the client did not declare",
                     error.message
                 ),
-            })?;
+            }
+        })?;
         responses.insert(key, result_json(answer));
     }
     Ok(responses)

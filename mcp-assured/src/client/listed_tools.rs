@@ -113,13 +113,6 @@ impl Listing {
             .violations(arguments)
     }
 
-    pub(crate) fn tools(&self) -> Vec<Tool> {
-        self.tools
-            .iter()
-            .map(|listed| listed.tool.clone())
-            .collect()
-    }
-
     pub(crate) fn names(&self) -> Vec<String> {
         self.tools
             .iter()

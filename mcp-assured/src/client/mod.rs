@@ -45,9 +45,10 @@ pub use self::{
     server_requests::{IntoAnswer, ServerRequest, elicitation_defaults},
     subscription::{Subscription, Subscriptions},
 };
-use self::{connect::Connection, handler::Harness, listed_tools::Listing};
+use self::{connect::Connection, handler::Harness, listed_tools::Listing, pending::WithWire};
 use crate::{
     error::{Error, Result},
+    results::listed::{Listed, ListedItem},
     results::{
         mcp::{PromptResult, ResourceResult, ToolResult},
         notification::{LOG_MESSAGE, LogMessage, Notification, PROGRESS, Progress},
@@ -330,9 +331,8 @@ impl McpClient {
         self.start(request, method, subject).await?.result().await
     }
 
-    /// Sends any request and returns the result as JSON: the escape hatch for methods
-    /// this client has no typed call for. The result is decoded by rmcp and re-encoded, so
-    /// it is in rmcp's canonical form; [`request_raw`](Self::request_raw) keeps it as sent.
+    /// Sends any request and returns the result as JSON, exactly as the server sent it: the
+    /// escape hatch for methods this client has no typed call for.
     pub async fn request(&self, method: &str, params: Value) -> Result<Value> {
         let params = match params {
             Value::Null => None,
@@ -342,10 +342,10 @@ impl McpClient {
         self.send(request, method, "").await
     }
 
-    /// Sends any request and returns its result exactly as the server sent it: fields the
-    /// protocol's schema does not name (a tool's `testMetadata`, say) are kept, numbers are
-    /// as written. Over streamable HTTP a response sent as a plain JSON body (rather than an
-    /// SSE event) can only be had as rmcp re-encodes it, as [`request`](Self::request) does.
+    /// [`request`](Self::request) by another name, kept for the tests that use it: both
+    /// return the result exactly as the server sent it (fields the protocol's schema does
+    /// not name, a tool's `testMetadata` say, are kept; numbers are as written), over every
+    /// transport, a plain JSON body over streamable HTTP included.
     ///
     /// ```no_run
     /// # async fn demo(client: mcp_assured::McpClient) -> mcp_assured::Result<()> {
@@ -354,22 +354,7 @@ impl McpClient {
     /// # Ok(()) }
     /// ```
     pub async fn request_raw(&self, method: &str, params: Value) -> Result<Value> {
-        let params = match params {
-            Value::Null => None,
-            other => Some(other),
-        };
-        let raw = &self.diagnostics().raw;
-        let _wanted = raw.want();
-        let request = ClientRequest::CustomRequest(CustomRequest::new(method, params));
-        let pending: PendingRequest<Value> = self.start(request, method, "").await?;
-        let id = serde_json::to_value(pending.request_id())
-            .map(|id| id.to_string())
-            .unwrap_or_default();
-        let decoded = pending.result().await?;
-        Ok(raw
-            .take(&id)
-            .and_then(|mut response| response.get_mut("result").map(Value::take))
-            .unwrap_or(decoded))
+        self.request(method, params).await
     }
 
     /// `tools/list` through every page, each tool exactly as the server sent it (see
@@ -443,21 +428,22 @@ impl McpClient {
     /// `tools/list`, following `nextCursor` through every page. Always asks the server; the
     /// client keeps the answer for [`argument_violations`](Self::argument_violations) and
     /// [`listed_tool`](Self::listed_tool).
-    pub async fn list_tools(&self) -> Result<Vec<Tool>> {
-        Ok(self.list_and_keep_tools().await?.tools())
+    pub async fn list_tools(&self) -> Result<Listed<Tool>> {
+        Ok(self.list_and_keep_tools().await?.0)
     }
 
-    async fn list_and_keep_tools(&self) -> Result<Arc<Listing>> {
+    async fn list_and_keep_tools(&self) -> Result<(Listed<Tool>, Arc<Listing>)> {
         let listed = &self.shared.harness.state.listed_tools;
         let stamp = listed.stamp();
         let tools = self
             .all_pages(
                 "tools/list",
-                |c| self.list_tools_page(c),
-                |r| (r.tools, r.next_cursor),
+                |c| ClientRequest::ListToolsRequest(paginated(c)),
+                |r: ListToolsResult| (r.tools, r.next_cursor),
             )
             .await?;
-        Ok(listed.keep(stamp, tools))
+        let listing = listed.keep(stamp, tools.to_vec());
+        Ok((tools, listing))
     }
 
     /// One page of `tools/list`; pass the previous page's `next_cursor` to get the next.
@@ -537,7 +523,7 @@ impl McpClient {
         {
             return Ok((listing, index));
         }
-        let listing = self.list_and_keep_tools().await?;
+        let (_, listing) = self.list_and_keep_tools().await?;
         match listing.position(name) {
             Some(index) => Ok((listing, index)),
             None => Err(not_found("tool", name, listing.names())),
@@ -576,11 +562,11 @@ impl McpClient {
     // ----- resources -----------------------------------------------------------------------
 
     /// `resources/list`, following `nextCursor` through every page.
-    pub async fn list_resources(&self) -> Result<Vec<Resource>> {
+    pub async fn list_resources(&self) -> Result<Listed<Resource>> {
         self.all_pages(
             "resources/list",
-            |c| self.list_resources_page(c),
-            |r| (r.resources, r.next_cursor),
+            |c| ClientRequest::ListResourcesRequest(paginated(c)),
+            |r: ListResourcesResult| (r.resources, r.next_cursor),
         )
         .await
     }
@@ -592,11 +578,11 @@ impl McpClient {
     }
 
     /// `resources/templates/list`, following `nextCursor` through every page.
-    pub async fn list_resource_templates(&self) -> Result<Vec<ResourceTemplate>> {
+    pub async fn list_resource_templates(&self) -> Result<Listed<ResourceTemplate>> {
         self.all_pages(
             "resources/templates/list",
-            |c| self.list_resource_templates_page(c),
-            |r| (r.resource_templates, r.next_cursor),
+            |c| ClientRequest::ListResourceTemplatesRequest(paginated(c)),
+            |r: ListResourceTemplatesResult| (r.resource_templates, r.next_cursor),
         )
         .await
     }
@@ -634,11 +620,11 @@ impl McpClient {
     // ----- prompts -------------------------------------------------------------------------
 
     /// `prompts/list`, following `nextCursor` through every page.
-    pub async fn list_prompts(&self) -> Result<Vec<Prompt>> {
+    pub async fn list_prompts(&self) -> Result<Listed<Prompt>> {
         self.all_pages(
             "prompts/list",
-            |c| self.list_prompts_page(c),
-            |r| (r.prompts, r.next_cursor),
+            |c| ClientRequest::ListPromptsRequest(paginated(c)),
+            |r: ListPromptsResult| (r.prompts, r.next_cursor),
         )
         .await
     }
@@ -814,24 +800,41 @@ impl McpClient {
 
     // ----- helpers -------------------------------------------------------------------------
 
-    async fn all_pages<P, I, F, Fut>(
+    /// Every page of a listing, each item beside its JSON as sent.
+    async fn all_pages<P, I>(
         &self,
         method: &str,
-        mut page: F,
+        request: impl Fn(Option<String>) -> ClientRequest,
         split: impl Fn(P) -> (Vec<I>, Option<String>),
-    ) -> Result<Vec<I>>
+    ) -> Result<Listed<I>>
     where
-        F: FnMut(Option<String>) -> Fut,
-        Fut: Future<Output = Result<P>>,
+        P: FromServerResult,
+        I: ListedItem,
     {
+        let member = listing_member(method);
         let mut items = Vec::new();
+        let mut sent = Vec::new();
+        let mut complete = true;
         let mut cursor = None;
         let mut seen = std::collections::HashSet::new();
         for _ in 0..MAX_PAGES {
-            let (mut batch, next) = split(page(cursor.take()).await?);
+            let WithWire(page, wire): WithWire<P> =
+                self.send(request(cursor.take()), method, "").await?;
+            let (mut batch, next) = split(page);
+            match wire
+                .as_ref()
+                .and_then(|wire| wire.json()[member].as_array())
+            {
+                Some(page_sent) if page_sent.len() == batch.len() => {
+                    sent.extend(page_sent.iter().cloned())
+                }
+                _ => complete = false,
+            }
             items.append(&mut batch);
             match next {
-                None => return Ok(items),
+                // A page's text lost or unreadable: the typed items stand in for all.
+                None if !complete => return Ok(Listed::new(items, Vec::new())),
+                None => return Ok(Listed::new(items, sent)),
                 Some(next) if !seen.insert(next.clone()) => {
                     return Err(Error::UnexpectedResponse {
                         method: method.to_owned(),
@@ -855,6 +858,16 @@ impl McpClient {
             timeout: self.timeout,
             stderr_tail: self.stderr_tail(),
         }
+    }
+}
+
+/// The member of a listing's result that holds its items.
+fn listing_member(method: &str) -> &'static str {
+    match method {
+        "tools/list" => "tools",
+        "prompts/list" => "prompts",
+        "resources/list" => "resources",
+        _ => "resourceTemplates",
     }
 }
 

@@ -23,19 +23,40 @@ use crate::{
     results::mcp::{PromptResult, ResourceResult, ToolResult},
     results::notification::PROGRESS,
     results::notification::Progress,
+    results::wire::{Member, Wire},
+    transport::wire::Key,
 };
 
 /// A result type a request can return.
 pub trait FromServerResult: Sized {
     /// Picks the expected variant out of rmcp's untyped answer, or hands it back.
-    /// `subject` is what the request was about: a tool or prompt name, a URI, or empty.
-    fn from_server_result(result: ServerResult, subject: &str) -> Result<Self, Box<ServerResult>>;
+    /// `subject` is what the request was about: a tool or prompt name, a URI, or empty;
+    /// `wire` is the response as the server sent it.
+    fn from_server_result(
+        result: ServerResult,
+        subject: &str,
+        wire: Option<Wire>,
+    ) -> Result<Self, Box<ServerResult>>;
+}
+
+/// A result beside the response it came in, as sent.
+#[derive(Debug)]
+pub(crate) struct WithWire<T>(pub(crate) T, pub(crate) Option<Wire>);
+
+impl<T: FromServerResult> FromServerResult for WithWire<T> {
+    fn from_server_result(
+        result: ServerResult,
+        subject: &str,
+        wire: Option<Wire>,
+    ) -> Result<Self, Box<ServerResult>> {
+        T::from_server_result(result, subject, wire.clone()).map(|typed| WithWire(typed, wire))
+    }
 }
 
 macro_rules! from_server_result {
     ($($variant:ident => $ty:ty),* $(,)?) => {$(
         impl FromServerResult for $ty {
-            fn from_server_result(result: ServerResult, _subject: &str) -> Result<Self, Box<ServerResult>> {
+            fn from_server_result(result: ServerResult, _subject: &str, _wire: Option<Wire>) -> Result<Self, Box<ServerResult>> {
                 match result {
                     ServerResult::$variant(result) => Ok(result),
                     other => Err(Box::new(other)),
@@ -48,9 +69,9 @@ macro_rules! from_server_result {
 macro_rules! named_from_server_result {
     ($($variant:ident => $ty:ty),* $(,)?) => {$(
         impl FromServerResult for $ty {
-            fn from_server_result(result: ServerResult, subject: &str) -> Result<Self, Box<ServerResult>> {
+            fn from_server_result(result: ServerResult, subject: &str, wire: Option<Wire>) -> Result<Self, Box<ServerResult>> {
                 match result {
-                    ServerResult::$variant(result) => Ok(<$ty>::new(subject, result)),
+                    ServerResult::$variant(result) => Ok(<$ty>::new(subject, result).with_wire(wire)),
                     other => Err(Box::new(other)),
                 }
             }
@@ -76,7 +97,11 @@ from_server_result! {
 }
 
 impl FromServerResult for () {
-    fn from_server_result(result: ServerResult, _subject: &str) -> Result<Self, Box<ServerResult>> {
+    fn from_server_result(
+        result: ServerResult,
+        _subject: &str,
+        _wire: Option<Wire>,
+    ) -> Result<Self, Box<ServerResult>> {
         match result {
             ServerResult::EmptyResult(_) => Ok(()),
             // Some servers answer `ping` or `logging/setLevel` with a result that has only
@@ -94,9 +119,17 @@ impl FromServerResult for () {
     }
 }
 
+/// The result as the server sent it (as rmcp re-encodes it only if the text was lost).
 impl FromServerResult for Value {
-    fn from_server_result(result: ServerResult, _subject: &str) -> Result<Self, Box<ServerResult>> {
-        Ok(serde_json::to_value(&result).unwrap_or(Value::Null))
+    fn from_server_result(
+        result: ServerResult,
+        _subject: &str,
+        wire: Option<Wire>,
+    ) -> Result<Self, Box<ServerResult>> {
+        Ok(match wire {
+            Some(wire) => wire.json().clone(),
+            None => serde_json::to_value(&result).unwrap_or(Value::Null),
+        })
     }
 }
 
@@ -216,7 +249,14 @@ impl<T: FromServerResult> PendingRequest<T> {
         let mut rounds = 0;
         loop {
             let id = handle.id.clone();
-            let result = match handle.await_response().await {
+            let answered = handle.await_response().await;
+            // Taken whatever the answer, so that nothing waits for a taker.
+            let wire = client
+                .diagnostics()
+                .wire
+                .take(&Key::answer(&id))
+                .map(|text| Wire::new(text, Member::Result));
+            let result = match answered {
                 Ok(result) => result,
                 Err(error) => {
                     return Err(
@@ -227,7 +267,7 @@ impl<T: FromServerResult> PendingRequest<T> {
             let input = match result {
                 ServerResult::InputRequiredResult(input) => input,
                 result => {
-                    return T::from_server_result(result, &subject).map_err(|other| {
+                    return T::from_server_result(result, &subject, wire).map_err(|other| {
                         let json = serde_json::to_string(&other).unwrap_or_default();
                         Error::UnexpectedResponse {
                             method,
@@ -246,7 +286,8 @@ impl<T: FromServerResult> PendingRequest<T> {
                 });
             }
             rounds += 1;
-            request = input_required::retry(&request, input, client.harness(), &method)?;
+            request =
+                input_required::retry(&request, input, wire.as_ref(), client.harness(), &method)?;
             handle = match client.send_request(request.clone()).await {
                 Ok(handle) => handle,
                 Err(error) => {

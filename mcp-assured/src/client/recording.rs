@@ -11,8 +11,16 @@
 //! are cancelled and which responses come in, and [`ListedTools`](super::listed_tools::ListedTools)
 //! when the server's tools changed.
 
+use std::sync::Arc;
+
 use super::{handler::Harness, notifications::NotificationLog};
-use crate::results::notification::Notification;
+use crate::{
+    results::notification::Notification,
+    transport::{
+        diagnostics::Diagnostics,
+        wire::{Key, id_text},
+    },
+};
 use rmcp::{
     RoleClient,
     model::{ClientNotification, JsonRpcMessage, ServerNotification},
@@ -23,13 +31,15 @@ use rmcp::{
 pub(crate) struct Recording<T> {
     inner: T,
     harness: Harness,
+    diagnostics: Arc<Diagnostics>,
 }
 
 impl<T> Recording<T> {
-    pub(crate) fn new(inner: T, harness: &Harness) -> Self {
+    pub(crate) fn new(inner: T, harness: &Harness, diagnostics: &Arc<Diagnostics>) -> Self {
         Recording {
             inner,
             harness: harness.clone(),
+            diagnostics: diagnostics.clone(),
         }
     }
 
@@ -72,8 +82,13 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Recording<T> {
                 {
                     self.harness.state.listed_tools.changed();
                 }
-                self.log()
-                    .push(Notification::from_server(&notification.notification));
+                let typed = Notification::from_server(&notification.notification);
+                let key = Key::Notification(typed.method.clone());
+                let recorded = match self.diagnostics.wire.take(&key) {
+                    Some(text) => Notification::as_sent(text).unwrap_or(typed),
+                    None => typed,
+                };
+                self.log().push(recorded);
             }
             JsonRpcMessage::Response(response) => stray.received(&response.id, &message),
             // Without an id it answers a request the server could not read: not stray.
@@ -82,7 +97,17 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Recording<T> {
                     stray.received(id, &message);
                 }
             }
-            JsonRpcMessage::Request(_) => {}
+            JsonRpcMessage::Request(request) => {
+                let id = id_text(&request.id);
+                if let Some(text) = self.diagnostics.wire.take(&Key::Request(id.clone())) {
+                    self.harness
+                        .state
+                        .requests_as_sent
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .insert(id, text);
+                }
+            }
         }
         Some(message)
     }
@@ -128,7 +153,8 @@ mod tests {
         let harness = Harness::new(Default::default(), Default::default());
         let (_, late) = crate::client::stray::tests::response(1);
         let (_, answer) = crate::client::stray::tests::response(2);
-        let mut transport = Recording::new(Replay(vec![late, answer]), &harness);
+        let diagnostics = Diagnostics::new();
+        let mut transport = Recording::new(Replay(vec![late, answer]), &harness, &diagnostics);
         for id in [1, 2] {
             let request = serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "ping"});
             transport.send(outgoing(request)).await.unwrap();

@@ -1,27 +1,50 @@
 //! Results that remember what they answer: the tool, prompt or resource a result came from,
-//! so assertions and snapshots can name it. Each derefs to rmcp's result type and serializes
-//! exactly as it.
+//! so assertions and snapshots can name it, and the JSON the result arrived as. Each derefs
+//! to rmcp's result type and serializes as the server sent it.
 
 use std::ops::Deref;
 
 use rmcp::model::{CallToolResult, GetPromptResult, ReadResourceResult};
-use serde::Serialize;
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+
+use super::wire::Wire;
 
 macro_rules! named_result {
     ($(#[$doc:meta])* $name:ident, $inner:ty, $subject:ident, $what:literal) => {
         $(#[$doc])*
-        #[derive(Debug, Clone, PartialEq, Serialize)]
-        #[serde(transparent)]
+        #[derive(Debug, Clone, PartialEq)]
         pub struct $name {
-            #[serde(skip)]
             $subject: String,
             result: $inner,
+            wire: Option<Wire>,
         }
 
         impl $name {
-            /// Pairs a result with what it answers.
+            /// Pairs a result with what it answers (with no wire JSON: it serializes as
+            /// rmcp encodes it).
             pub fn new($subject: impl Into<String>, result: $inner) -> Self {
-                $name { $subject: $subject.into(), result }
+                $name { $subject: $subject.into(), result, wire: None }
+            }
+
+            pub(crate) fn with_wire(mut self, wire: Option<Wire>) -> Self {
+                self.wire = wire;
+                self
+            }
+
+            /// The message the result came in, exactly as the server sent it: `None` only
+            /// for a result made with [`new`](Self::new).
+            pub fn wire(&self) -> Option<&Wire> {
+                self.wire.as_ref()
+            }
+
+            /// The result as JSON: as the server sent it, or as rmcp encodes it when there
+            /// is no wire JSON.
+            pub fn json(&self) -> Value {
+                match &self.wire {
+                    Some(wire) => wire.json().clone(),
+                    None => serde_json::to_value(&self.result).unwrap_or(Value::Null),
+                }
             }
 
             #[doc = concat!("The ", $what, " this result answers.")]
@@ -32,6 +55,16 @@ macro_rules! named_result {
             /// The rmcp result itself.
             pub fn into_inner(self) -> $inner {
                 self.result
+            }
+        }
+
+        /// Serializes as the server sent it (see [`wire`](Self::wire)).
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                match &self.wire {
+                    Some(wire) => wire.serialize(serializer),
+                    None => self.result.serialize(serializer),
+                }
             }
         }
 

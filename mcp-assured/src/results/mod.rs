@@ -1,8 +1,11 @@
 //! What servers answer, as values: the results of MCP requests (each naming the tool, prompt
-//! or resource it answers), the notifications a server sends, and the REST surface's
-//! envelopes. The client and the REST client make them; assertions and snapshots read them.
-//! They are re-exported at the crate root and in [`rest`](crate::rest).
+//! or resource it answers, and keeping the JSON it arrived as), the notifications a server
+//! sends, and the REST surface's envelopes. The client and the REST client make them;
+//! assertions and snapshots read them. They are re-exported at the crate root and in
+//! [`rest`](crate::rest).
 
+pub(crate) mod listed;
 pub(crate) mod mcp;
 pub(crate) mod notification;
 pub(crate) mod rest;
+pub(crate) mod wire;

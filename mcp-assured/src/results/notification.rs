@@ -3,13 +3,14 @@
 
 #![allow(deprecated)] // logging is SEP-2577-deprecated; servers on 2025-11-25 still log
 
-use std::time::SystemTime;
+use std::{sync::Arc, time::SystemTime};
 
 use rmcp::model::{LoggingLevel, ServerNotification};
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use serde_json::Value;
 
-/// A notification the server sent: its method and its params, as JSON.
+/// A notification the server sent: its method and its params, as JSON exactly as the server
+/// wrote them.
 ///
 /// Typed views are one call away: [`Notification::params_as`], or the client's
 /// [`log_messages`](crate::McpClient::log_messages) and [`Progress`].
@@ -33,6 +34,20 @@ impl Notification {
             params: json.get("params").cloned().unwrap_or(Value::Null),
             received_at: SystemTime::now(),
         }
+    }
+
+    /// The notification as the server sent it: its params exactly as written (integers
+    /// stay integers, fields rmcp does not model are kept).
+    pub(crate) fn as_sent(text: Arc<str>) -> Option<Self> {
+        let mut message: Value = serde_json::from_str(&text).ok()?;
+        Some(Notification {
+            method: message.get("method")?.as_str()?.to_owned(),
+            params: message
+                .get_mut("params")
+                .map(Value::take)
+                .unwrap_or(Value::Null),
+            received_at: SystemTime::now(),
+        })
     }
 
     /// Decodes the params into a type of the test's choosing.

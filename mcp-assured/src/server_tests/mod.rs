@@ -79,7 +79,7 @@ impl McpClient {
 
     /// `tools/list` without the `mcp.test.*` tools, as production clients should show it.
     pub async fn list_tools_excluding_tests(&self) -> Result<Vec<Tool>> {
-        let mut tools = self.list_tools().await?;
+        let mut tools = self.list_tools().await?.into_vec();
         tools.retain(|tool| !is_test_tool(&tool.name));
         Ok(tools)
     }

@@ -43,8 +43,8 @@ pub(crate) struct Diagnostics {
     exit: Mutex<Option<watch::Receiver<Option<String>>>>,
     /// How many of the child's output streams are still being read.
     reading: watch::Sender<usize>,
-    /// Responses as the server sent them, while a raw request waits for one.
-    pub(crate) raw: super::raw::RawResponses,
+    /// Every message as the server sent it, until the client takes it.
+    pub(crate) wire: super::wire::WireInbox,
     /// Streamable HTTP: the id of a response that came on a request's own stream under
     /// another id, by the request's id. rmcp ends the stream at it, so the answer is lost.
     misdirected: Mutex<HashMap<RequestId, Value>>,

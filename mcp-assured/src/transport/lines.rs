@@ -97,7 +97,7 @@ where
             }
             match serde_json::from_slice(content) {
                 Ok(message) => {
-                    self.diagnostics.raw.record_bytes(content);
+                    self.diagnostics.wire.arrived(content);
                     return Some(message);
                 }
                 Err(error) => {

@@ -5,12 +5,13 @@ pub(crate) mod http;
 pub(crate) mod in_process;
 pub(crate) mod lines;
 pub(crate) mod oauth;
-pub(crate) mod raw;
+pub(crate) mod post;
 pub(crate) mod sse;
 pub(crate) mod stdio;
 
 pub(crate) use sse::describe_request_error;
 pub(crate) mod streamable_http;
+pub(crate) mod wire;
 
 use self::{
     in_process::{InProcessServer, ServerTask},

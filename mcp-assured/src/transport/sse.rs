@@ -168,7 +168,7 @@ impl Transport<RoleClient> for SseTransport {
                     let Some(data) = event.data else { continue };
                     match serde_json::from_str(&data) {
                         Ok(message) => {
-                            self.diagnostics.raw.record_bytes(data.as_bytes());
+                            self.diagnostics.wire.arrived(data.as_bytes());
                             return Some(message);
                         }
                         Err(error) => {

@@ -1,5 +1,5 @@
 //! Streamable HTTP, the current MCP HTTP transport: rmcp's client, configured for testing,
-//! over a reqwest client that keeps the raw JSON of responses when a raw request wants it.
+//! over an HTTP backend that keeps every message as the server sent it.
 
 use std::{collections::HashMap, sync::Arc, time::Duration};
 
@@ -25,6 +25,7 @@ use super::{
     diagnostics::Diagnostics,
     http::HttpTarget,
     oauth::{Answered, Challenge, OAuthSession},
+    post::{Post, UNPARSABLE_BODY},
     sse::describe_request_error,
 };
 use crate::{error::Error, tls::Tls};
@@ -115,9 +116,9 @@ fn http_client(tls: &Tls) -> Result<reqwest::Client, Error> {
         .map_err(|error| Error::invalid("HTTP client", describe_request_error(&error)))
 }
 
-/// rmcp's reqwest client, keeping each SSE event's data as received (responses sent as a
-/// plain JSON body are parsed by rmcp first, so those are kept as rmcp re-encodes them),
-/// and noting a response that comes on a request's own stream under another id.
+/// The HTTP backend: POSTs sent by [`Post`], which keeps a plain JSON answer as it came;
+/// GETs and DELETEs by rmcp's reqwest client; every SSE event's data kept as received; and
+/// a response that comes on a request's own stream under another id noted.
 #[derive(Clone)]
 pub(crate) struct Capturing {
     inner: reqwest::Client,
@@ -144,14 +145,6 @@ impl Capturing {
             StreamableHttpPostResponse::Sse(events, session) => {
                 StreamableHttpPostResponse::Sse(self.tap_events(events, request), session)
             }
-            StreamableHttpPostResponse::Json(message, session) => {
-                if self.diagnostics.raw.wanted()
-                    && let Ok(json) = serde_json::to_value(&message)
-                {
-                    self.diagnostics.raw.record(json);
-                }
-                StreamableHttpPostResponse::Json(message, session)
-            }
             other => other,
         }
     }
@@ -166,7 +159,7 @@ impl Capturing {
                 else {
                     return;
                 };
-                diagnostics.raw.record_bytes(data.as_bytes());
+                diagnostics.wire.arrived(data.as_bytes());
                 // rmcp ends a request's stream at its first response, whatever the id: one
                 // under another id takes the place of the answer, which is then lost.
                 if let Some(request) = &request
@@ -197,12 +190,17 @@ impl StreamableHttpClient for Capturing {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
-        let request = request_id(&message);
-        let response = self
-            .inner
-            .post_message(uri, message, session_id, auth_header, custom_headers)
-            .await?;
-        Ok(self.tap(response, request))
+        let response = Post {
+            client: &self.inner,
+            uri: &uri,
+            session_id,
+            bearer: auth_header,
+            custom_headers,
+            wire: &self.diagnostics.wire,
+        }
+        .send(&message)
+        .await?;
+        Ok(self.tap(response, request_id(&message)))
     }
 
     async fn delete_session(
@@ -368,14 +366,8 @@ impl StreamableHttpClient for HttpClient {
     }
 }
 
-/// How rmcp's reqwest client begins its message about a response body that is not a
-/// JSON-RPC message: `{UNPARSABLE_BODY}{serde's error}: {the body's first 256 bytes}`.
-const UNPARSABLE_BODY: &str = "could not parse JSON response as ServerJsonRpcMessage: ";
-
 /// The body and why it is not JSON-RPC, out of rmcp's message about a response body it could
-/// not parse. rmcp reads the body itself and keeps nothing of it but this text, so the text
-/// is all there is to quote (short of re-implementing rmcp's POST); `None` if the message
-/// is not of that shape.
+/// not parse; `None` if the message is not of that shape.
 pub(crate) fn unparsable_body(message: &str) -> Option<(String, String)> {
     let rest = message.strip_prefix(UNPARSABLE_BODY)?;
     // serde's error ends with its position, `at line L column C`; the body follows.

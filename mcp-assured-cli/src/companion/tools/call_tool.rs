@@ -142,7 +142,7 @@ async fn run(
                 json!({
                     "tool_name": args.name,
                     "arguments": arguments,
-                    "result": result.into_inner(),
+                    "result": result.json(),
                     "execution": execution(!failed),
                 }),
             );

@@ -1,7 +1,7 @@
 //! `list_tools`: every tool exactly as the server advertised it.
 
 use mcp_assured::model::Tool;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::{Call, ConnectionOnly, define};
 use crate::companion::{
@@ -30,7 +30,15 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
         Ok(tools) => {
             let info = connection.client.server_info();
             answer
-                .field("tools", tools.iter().map(advertised).collect::<Vec<_>>())
+                .field(
+                    "tools",
+                    tools
+                        .wire()
+                        .iter()
+                        .cloned()
+                        .map(advertised)
+                        .collect::<Vec<_>>(),
+                )
                 .meta("total_tools", tools.len())
                 .meta("server_name", info.name.clone())
                 .meta("server_version", info.version.clone())
@@ -45,9 +53,9 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
     answer.counted(&connection)
 }
 
-/// The tool as advertised, with the spec's snake_case names for the schemas.
-pub(crate) fn advertised(tool: &Tool) -> Value {
-    let mut json = json!(tool);
+/// The tool as advertised (as the server sent it), with the spec's snake_case names for the
+/// schemas.
+pub(crate) fn advertised(mut json: Value) -> Value {
     if let Some(object) = json.as_object_mut() {
         for (from, to) in [
             ("inputSchema", "input_schema"),

@@ -44,7 +44,14 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
     let answer = call.answer().connection(&connection);
     let answer = match connection.client.read_resource(&args.uri).await {
         Ok(result) => {
-            let contents: Vec<Value> = result.contents.iter().map(content).collect();
+            let sent = result.json();
+            let sent_contents = sent["contents"].as_array();
+            let contents: Vec<Value> = result
+                .contents
+                .iter()
+                .enumerate()
+                .map(|(at, item)| content(item, sent_contents.and_then(|sent| sent.get(at))))
+                .collect();
             let size: u64 = contents.iter().filter_map(|c| c["size"].as_u64()).sum();
             let first = contents.first().cloned().unwrap_or(Value::Null);
             answer
@@ -55,7 +62,7 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
                         "mimeType": first["mimeType"],
                         "content": first.get("text").or_else(|| first.get("blob")).cloned(),
                         "contents": contents,
-                        "_meta": json!(result).get("_meta").cloned(),
+                        "_meta": sent.get("_meta").cloned(),
                     }),
                 )
                 .meta("retrieved_at", iso(now()))
@@ -78,9 +85,10 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
     answer.counted(&connection)
 }
 
-/// One content item: text as is, a blob as base64 with its decoded size.
-fn content(item: &ResourceContents) -> Value {
-    let mut json = json!(item);
+/// One content item as the server sent it (`sent`, else as rmcp encodes it): text as is, a
+/// blob as base64 with its decoded size.
+fn content(item: &ResourceContents, sent: Option<&Value>) -> Value {
+    let mut json = sent.cloned().unwrap_or_else(|| json!(item));
     match item {
         ResourceContents::TextResourceContents { text, .. } => {
             json["size"] = json!(text.len());

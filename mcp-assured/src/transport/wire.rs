@@ -1,0 +1,143 @@
+//! Every message as the server sent it, from the moment a transport reads it until the
+//! client takes it beside rmcp's decoding of it: a response by its id when its request's
+//! result is awaited, a request of the server's by its id when it is answered, a
+//! notification by its method as it is recorded.
+//!
+//! Each transport hands over the text of every message it reads (`arrived`), before rmcp
+//! decodes it, so the text is always here by the time the typed message is.
+
+use std::{
+    collections::VecDeque,
+    sync::{Arc, Mutex, PoisonError},
+};
+
+use serde::{Deserialize, de::IgnoredAny};
+use serde_json::Value;
+
+/// How many messages wait at most; the oldest go first. Every message the client decodes is
+/// taken; only those nobody asks for (the answer to a request given up on, say) wait here.
+const KEPT: usize = 256;
+
+/// What a message is taken by.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Key {
+    /// A response or error to the request with this id (as JSON text: `7` or `"abc"`).
+    Answer(String),
+    /// A request of the server's, by its id.
+    Request(String),
+    /// A notification, by its method.
+    Notification(String),
+}
+
+impl Key {
+    /// The key of the answer to a request with this id.
+    pub(crate) fn answer(id: &impl serde::Serialize) -> Key {
+        Key::Answer(id_text(id))
+    }
+}
+
+/// A request id as JSON text, the form messages are keyed by.
+pub(crate) fn id_text(id: &impl serde::Serialize) -> String {
+    serde_json::to_string(id).unwrap_or_default()
+}
+
+/// Just enough of a message to know its key; the rest is skipped unread.
+#[derive(Deserialize)]
+struct Head {
+    #[serde(default)]
+    id: Option<Value>,
+    #[serde(default)]
+    method: Option<String>,
+    #[serde(default)]
+    result: Option<IgnoredAny>,
+    #[serde(default)]
+    error: Option<IgnoredAny>,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct WireInbox {
+    waiting: Mutex<VecDeque<(Key, Arc<str>)>>,
+}
+
+impl WireInbox {
+    fn waiting(&self) -> std::sync::MutexGuard<'_, VecDeque<(Key, Arc<str>)>> {
+        // What it guards stays whole whatever panicked while holding it.
+        self.waiting.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A message read off the transport: any JSON-RPC message's bytes (anything else is not
+    /// kept; the transport reports it).
+    pub(crate) fn arrived(&self, bytes: &[u8]) {
+        let Ok(head) = serde_json::from_slice::<Head>(bytes) else {
+            return;
+        };
+        let key = match (head.method, head.id) {
+            (Some(_), Some(id)) => Key::Request(id.to_string()),
+            (Some(method), None) => Key::Notification(method),
+            (None, id) if head.result.is_some() || head.error.is_some() => {
+                Key::Answer(id.unwrap_or(Value::Null).to_string())
+            }
+            _ => return,
+        };
+        let text: Arc<str> = String::from_utf8_lossy(bytes).into();
+        let mut waiting = self.waiting();
+        if waiting.len() == KEPT {
+            waiting.pop_front();
+        }
+        waiting.push_back((key, text));
+    }
+
+    /// The first message waiting under `key`, taken.
+    pub(crate) fn take(&self, key: &Key) -> Option<Arc<str>> {
+        let mut waiting = self.waiting();
+        let at = waiting.iter().position(|(waiting, _)| waiting == key)?;
+        waiting.remove(at).map(|(_, text)| text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_message_is_taken_by_its_key() {
+        let inbox = WireInbox::default();
+        inbox.arrived(
+            br#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}"#,
+        );
+        inbox.arrived(
+            br#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"testMetadata":{"priority":1}}]}}"#,
+        );
+        inbox.arrived(br#"{"jsonrpc":"2.0","id":"s1","method":"roots/list"}"#);
+        inbox.arrived(br#"{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"no"}}"#);
+        inbox.arrived(b"not json");
+        assert_eq!(inbox.take(&Key::answer(&1)), None);
+        assert!(
+            inbox
+                .take(&Key::answer(&2))
+                .unwrap()
+                .contains("testMetadata")
+        );
+        assert_eq!(inbox.take(&Key::answer(&2)), None, "taken once");
+        assert!(inbox.take(&Key::answer(&3)).unwrap().contains("-32601"));
+        assert!(
+            inbox
+                .take(&Key::Request(id_text(&"s1")))
+                .unwrap()
+                .contains("roots/list")
+        );
+        let progress = Key::Notification("notifications/progress".into());
+        assert!(inbox.take(&progress).unwrap().contains("\"progress\":1"));
+        assert!(inbox.waiting().is_empty());
+    }
+
+    #[test]
+    fn keeps_only_the_newest() {
+        let inbox = WireInbox::default();
+        for id in 0..KEPT + 1 {
+            inbox.arrived(format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#).as_bytes());
+        }
+        assert_eq!(inbox.take(&Key::answer(&0)), None);
+        assert!(inbox.take(&Key::answer(&KEPT)).is_some());
+    }
+}
