@@ -182,6 +182,7 @@ pub use results::{
     listed::{Listed, ListedItem},
     mcp::{PromptResult, ResourceResult, ToolResult},
     notification::{LogMessage, Notification, Progress},
+    task::{Task, TaskStatus},
     wire::Wire,
 };
 pub use secret::Secret;
@@ -213,8 +214,8 @@ pub use wiremock;
 pub mod prelude {
     pub use crate::assert::{
         AssertError, AssertExecution, AssertNotifications, AssertPromptResult, AssertPrompts,
-        AssertResourceResult, AssertResources, AssertResult, AssertTool, AssertToolResult,
-        AssertTools,
+        AssertResourceResult, AssertResources, AssertResult, AssertTask, AssertTool,
+        AssertToolResult, AssertTools,
     };
 }
 

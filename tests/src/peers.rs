@@ -1,11 +1,13 @@
 //! The third-party MCP servers the integration tests run against, installed on first use.
 //!
-//! Three peers, pinned in `tests/peers/` (the first two described there, in
+//! Four peers, pinned in `tests/peers/` (the first two described there, in
 //! `SERVER-EVERYTHING.md` and `PYTHON-SERVER.md`):
 //!
 //! - `@modelcontextprotocol/server-everything` from npm ([`server_everything`], run with [`node`]);
 //! - a server on the official Python SDK, `python_server.py` ([`python_server_script`], run with
 //!   [`python`]);
+//! - a server with MCP 2025-11-25 tasks on the Python SDK's 1.x line, which alone runs them
+//!   ([`python_tasks_server_script`], run with [`python_tasks`]);
 //! - the official MCP conformance suite, `@modelcontextprotocol/conformance`, which tests
 //!   clients ([`conformance_suite`], run with [`node22`], the Node.js 22 it needs, installed
 //!   from npm beside it).
@@ -17,6 +19,7 @@
 //! | --- | --- | --- | --- |
 //! | server-everything | `npm ci --prefix <dir> --ignore-scripts --no-audit --no-fund` on copies of `package.json` + `package-lock.json` | `peers/npm/` | `peers/npm.stamp` |
 //! | Python SDK | `python3 -m venv`, then `pip install -r requirements.txt -c requirements.lock` | `peers/python/venv/` | `peers/python.stamp` |
+//! | Python SDK 1.x (tasks) | as the Python SDK, on copies of `tasks/requirements.txt` + `tasks/requirements.lock` | `peers/python-tasks/venv/` | `peers/python-tasks.stamp` |
 //! | conformance suite | as server-everything, on copies of `conformance/package.json` + `conformance/package-lock.json`, then `node --version` | `peers/conformance/` | `peers/conformance.stamp` |
 //!
 //! A stamp holds the SHA-256 of the pinning files, concatenated in the order above
@@ -60,6 +63,24 @@ pub fn server_everything() -> PathBuf {
 pub fn python() -> PathBuf {
     static INSTALLED: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     installed(&INSTALLED, &PYTHON)
+}
+
+/// Path of a venv's `python` that has the Python SDK line that runs tasks (`mcp` 1.30, pinned
+/// in `tests/peers/tasks/`), installing it first if needed: run
+/// [`python_tasks_server_script`] with it.
+///
+/// # Panics
+///
+/// If the install fails (it needs PyPI, or a warm pip cache).
+pub fn python_tasks() -> PathBuf {
+    static INSTALLED: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    installed(&INSTALLED, &PYTHON_TASKS)
+}
+
+/// Path of `tests/peers/tasks/python_tasks_server.py`, a stdio server with MCP 2025-11-25
+/// tasks: run it with [`python_tasks()`].
+pub fn python_tasks_server_script() -> PathBuf {
+    sources_dir().join("tasks/python_tasks_server.py")
 }
 
 /// Path of the conformance suite's command-line entry point, `.../dist/index.js`, installing
@@ -156,6 +177,14 @@ const PYTHON: Peer = Peer {
     name: "python",
     what: "the Python MCP SDK venv (pip)",
     inputs: &["requirements.txt", "requirements.lock"],
+    entry: "venv/bin/python",
+    install: install_python,
+};
+
+const PYTHON_TASKS: Peer = Peer {
+    name: "python-tasks",
+    what: "the Python MCP SDK 1.x venv for the tasks peer (pip)",
+    inputs: &["tasks/requirements.txt", "tasks/requirements.lock"],
     entry: "venv/bin/python",
     install: install_python,
 };

@@ -31,6 +31,7 @@ mod listed;
 mod notifications;
 mod prompts;
 mod resources;
+mod tasks;
 mod tool_result;
 mod tools;
 
@@ -44,5 +45,6 @@ pub use prompts::{
 pub use resources::{
     AssertResourceResult, AssertResources, ResourceListAssert, ResourceResultAssert,
 };
+pub use tasks::{AssertTask, TaskAssert};
 pub use tool_result::{AssertToolResult, ToolResultAssert};
 pub use tools::{AssertTool, AssertTools, ToolAssert, ToolListAssert};

@@ -192,6 +192,31 @@ impl<'a> ToolAssert<'a> {
         check(self.try_json_at(pointer, expected))
     }
 
+    /// The tool's `execution.taskSupport` (as sent) is `expected`: `"forbidden"` (also what
+    /// an absent one means), `"optional"` or `"required"`.
+    #[track_caller]
+    pub fn has_task_support(self, expected: &str) -> Self {
+        check(self.try_has_task_support(expected))
+    }
+
+    /// [`has_task_support`](Self::has_task_support), returning the failure.
+    pub fn try_has_task_support(self, expected: &str) -> Result<Self, AssertionError> {
+        let definition = self.definition();
+        let actual = definition
+            .pointer("/execution/taskSupport")
+            .and_then(Value::as_str)
+            .unwrap_or("forbidden");
+        if actual != expected {
+            return self
+                .failure(format!(
+                    "Expected tool `{}` to have taskSupport {expected:?}, but it has {actual:?}.",
+                    self.tool.name
+                ))
+                .err();
+        }
+        Ok(self)
+    }
+
     /// [`json_at`](Self::json_at), returning the failure.
     pub fn try_json_at(
         self,

@@ -268,6 +268,16 @@ impl Start<'_> {
     where
         T: Transport<RoleClient> + 'static,
     {
+        let answered = self
+            .diagnostics
+            .wire
+            .take_last_answer(super::lifecycle::is_probe_id_text);
+        *self
+            .harness
+            .state
+            .lifecycle_as_sent
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = answered;
         let transport = Recording::new(
             WithoutProbeAnswers::new(transport),
             &self.harness,

@@ -43,6 +43,8 @@ pub(crate) struct HarnessState {
     pub(crate) listed_tools: ListedTools,
     /// The text of each request of the server's not yet answered, by its id (as JSON text).
     pub(crate) requests_as_sent: Mutex<HashMap<String, Arc<str>>>,
+    /// The server's answer to `initialize` or `server/discover`, as sent.
+    pub(crate) lifecycle_as_sent: Mutex<Option<Arc<str>>>,
 }
 
 impl Harness {
@@ -56,6 +58,7 @@ impl Harness {
                 stray_responses: StrayResponses::default(),
                 listed_tools: ListedTools::default(),
                 requests_as_sent: Mutex::default(),
+                lifecycle_as_sent: Mutex::default(),
             }),
         }
     }

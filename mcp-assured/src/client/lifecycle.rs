@@ -271,6 +271,12 @@ impl<T> WithoutProbeAnswers<T> {
     }
 }
 
+/// Whether a request id, as JSON text (`"mcp-assured/server-discover-0"`), is a probe's.
+pub(crate) fn is_probe_id_text(id: &str) -> bool {
+    id.strip_prefix('"')
+        .is_some_and(|id| id.starts_with(PROBE_ID))
+}
+
 fn is_probe(id: &RequestId) -> bool {
     matches!(id, RequestId::String(text) if text.starts_with(PROBE_ID))
 }

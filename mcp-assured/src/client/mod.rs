@@ -17,6 +17,7 @@ mod recording;
 pub(crate) mod server_requests;
 mod stray;
 mod subscription;
+mod tasks;
 
 use std::{sync::Arc, time::Duration};
 
@@ -49,6 +50,7 @@ use self::{connect::Connection, handler::Harness, listed_tools::Listing, pending
 use crate::{
     error::{Error, Result},
     results::listed::{Listed, ListedItem},
+    results::wire::{Member, Wire},
     results::{
         mcp::{PromptResult, ResourceResult, ToolResult},
         notification::{LOG_MESSAGE, LogMessage, Notification, PROGRESS, Progress},
@@ -114,6 +116,8 @@ struct Shared {
     process_id: Option<u32>,
     /// The server's answer to `server/discover`, on 2026-07-28.
     discovered: Option<rmcp::model::DiscoverResult>,
+    /// `capabilities` as the server sent them in its `initialize` or `server/discover` result.
+    capabilities_as_sent: Value,
     /// Taken by `close()`; dropping it (with the last clone) also ends the session.
     connection: Mutex<Option<Connection>>,
 }
@@ -148,6 +152,7 @@ impl McpClient {
                 instructions: None,
             },
         };
+        let capabilities_as_sent = capabilities_as_sent(&harness, &server_info);
         McpClient {
             shared: Arc::new(Shared {
                 peer,
@@ -157,6 +162,7 @@ impl McpClient {
                 target: connection.target.clone(),
                 process_id: connection.owned.process_id(),
                 discovered: connection.discovered.clone(),
+                capabilities_as_sent,
                 connection: Mutex::new(Some(connection)),
             }),
             timeout,
@@ -169,6 +175,13 @@ impl McpClient {
     /// instructions.
     pub fn server_info(&self) -> &ServerInfo {
         &self.shared.server_info
+    }
+
+    /// The server's `capabilities`, exactly as it sent them in its `initialize` (or
+    /// `server/discover`) result. [`server_info`](Self::server_info) holds rmcp's decoding,
+    /// which drops what rmcp does not model (2025-11-25's `tasks`, say).
+    pub fn server_capabilities(&self) -> &Value {
+        &self.shared.capabilities_as_sent
     }
 
     /// The protocol revision the connection speaks: the one the server chose in
@@ -869,6 +882,19 @@ fn listing_member(method: &str) -> &'static str {
         "resources/list" => "resources",
         _ => "resourceTemplates",
     }
+}
+
+/// The capabilities in the lifecycle answer as sent, else as rmcp decoded them.
+fn capabilities_as_sent(harness: &Harness, info: &ServerInfo) -> Value {
+    let sent = harness
+        .state
+        .lifecycle_as_sent
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .take();
+    sent.map(|text| Wire::new(text, Member::Result))
+        .and_then(|wire| wire.json().get("capabilities").cloned())
+        .unwrap_or_else(|| serde_json::to_value(&info.capabilities).unwrap_or(Value::Null))
 }
 
 fn paginated<M: Default>(

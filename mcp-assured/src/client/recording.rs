@@ -23,7 +23,7 @@ use crate::{
 };
 use rmcp::{
     RoleClient,
-    model::{ClientNotification, JsonRpcMessage, ServerNotification},
+    model::{ClientNotification, ClientRequest, JsonRpcMessage, ServerNotification},
     service::{RxJsonRpcMessage, TxJsonRpcMessage},
     transport::Transport,
 };
@@ -32,6 +32,8 @@ pub(crate) struct Recording<T> {
     inner: T,
     harness: Harness,
     diagnostics: Arc<Diagnostics>,
+    /// The id of the `initialize` request, whose answer is kept as sent.
+    initialize: Option<String>,
 }
 
 impl<T> Recording<T> {
@@ -40,6 +42,7 @@ impl<T> Recording<T> {
             inner,
             harness: harness.clone(),
             diagnostics: diagnostics.clone(),
+            initialize: None,
         }
     }
 
@@ -57,7 +60,12 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Recording<T> {
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         let stray = &self.harness.state.stray_responses;
         match &item {
-            JsonRpcMessage::Request(request) => stray.sent(&request.id),
+            JsonRpcMessage::Request(request) => {
+                stray.sent(&request.id);
+                if let ClientRequest::InitializeRequest(_) = &request.request {
+                    self.initialize = Some(id_text(&request.id));
+                }
+            }
             JsonRpcMessage::Notification(notification) => {
                 if let ClientNotification::CancelledNotification(cancelled) =
                     &notification.notification
@@ -90,7 +98,20 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Recording<T> {
                 };
                 self.log().push(recorded);
             }
-            JsonRpcMessage::Response(response) => stray.received(&response.id, &message),
+            JsonRpcMessage::Response(response) => {
+                let id = id_text(&response.id);
+                if self.initialize.as_ref() == Some(&id) {
+                    self.initialize = None;
+                    let text = self.diagnostics.wire.take(&Key::Answer(id));
+                    *self
+                        .harness
+                        .state
+                        .lifecycle_as_sent
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner()) = text;
+                }
+                stray.received(&response.id, &message)
+            }
             // Without an id it answers a request the server could not read: not stray.
             JsonRpcMessage::Error(error) => {
                 if let Some(id) = &error.id {

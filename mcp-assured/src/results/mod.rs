@@ -8,4 +8,5 @@ pub(crate) mod listed;
 pub(crate) mod mcp;
 pub(crate) mod notification;
 pub(crate) mod rest;
+pub(crate) mod task;
 pub(crate) mod wire;

@@ -87,6 +87,15 @@ impl WireInbox {
         waiting.push_back((key, text));
     }
 
+    /// The last answer waiting whose request id (as JSON text) `matches`, taken.
+    pub(crate) fn take_last_answer(&self, matches: impl Fn(&str) -> bool) -> Option<Arc<str>> {
+        let mut waiting = self.waiting();
+        let at = waiting
+            .iter()
+            .rposition(|(key, _)| matches!(key, Key::Answer(id) if matches(id)))?;
+        waiting.remove(at).map(|(_, text)| text)
+    }
+
     /// The first message waiting under `key`, taken.
     pub(crate) fn take(&self, key: &Key) -> Option<Arc<str>> {
         let mut waiting = self.waiting();
