@@ -143,7 +143,7 @@
 //! re-encoding of it: every result, listed item, notification and server request keeps its
 //! JSON as it arrived (see [`Wire`] and [`Listed`]).
 //!
-//! Health checks of a whole server: [`McpClient::check`] runs 18 protocol checks (see
+//! Health checks of a whole server: [`McpClient::check`] runs 23 protocol checks (see
 //! [`checks`]) and [`McpClient::run_server_tests`] the server's own `mcp.test.*` test tools
 //! (see [`server_tests`]), each into a [`report::Report`] that writes itself as text, JSON or
 //! JUnit XML; `mcp-assured check` runs both from the shell.
@@ -187,6 +187,7 @@ pub use results::{
 };
 pub use secret::Secret;
 pub use tls::Tls;
+pub use transport::raw::RawAnswer;
 
 /// Turns an async function into a test of an MCP server: starts the server (in process, as
 /// a child over stdio or HTTP, or reached at a URL), the wiremock backends it calls and the

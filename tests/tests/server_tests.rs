@@ -200,7 +200,8 @@ async fn every_check_fails_on_the_broken_server_for_its_reason(client: McpClient
         );
     }
     let text = report.to_string();
-    assert!(text.ends_with("8 passed, 10 failed, 0 skipped"), "{text}");
+    // The 5 checks of 2026-07-28 do not apply on 2025-11-25.
+    assert!(text.ends_with("8 passed, 10 failed, 5 skipped"), "{text}");
 }
 
 /// Our verdicts on server-everything: everything passes but two error codes, where it
@@ -233,7 +234,7 @@ async fn server_everything_verdicts(client: McpClient) {
             .contains("JSON-RPC error -32602"),
         "{report}"
     );
-    assert_eq!((report.passed(), report.skipped()), (15, 1), "{report}");
+    assert_eq!((report.passed(), report.skipped()), (15, 6), "{report}");
 }
 
 /// A server that stops answering: ping fails once, the rest is skipped rather than each
@@ -263,7 +264,7 @@ async fn a_silent_server_fails_ping_and_skips_the_rest(client: McpClient) {
     );
     assert_eq!(
         (report.passed(), report.failed(), report.skipped()),
-        (1, 1, 16),
+        (1, 1, 21),
         "{report}"
     );
 }

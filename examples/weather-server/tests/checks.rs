@@ -51,6 +51,11 @@ async fn the_weather_server_passes_every_check(client: McpClient, backend: &Mock
     ];
     if client.protocol_version() == "2026-07-28" {
         expected.splice(0..0, ["ping", "capabilities.logging"]);
+        if !client.target().starts_with("http") {
+            expected.push("http.standard_headers");
+        }
+    } else {
+        expected.extend(mcp_assured::checks::REVISION_2026_CHECKS);
     }
     assert_eq!(skipped, expected, "{report}");
     assert_eq!(

@@ -25,10 +25,17 @@
 //!
 //! On protocol 2026-07-28 they follow that revision: `ping` and `logging/setLevel` no longer
 //! exist (the checks say so and skip; `server/discover` shows the server answers), and an
-//! unknown resource is refused with -32602.
+//! unknown resource is refused with -32602. Five more check what only that revision asks
+//! (skipped on older ones): `discover.result` (`supportedVersions` with the version in use,
+//! `capabilities`), `discover.unsupported_version` (-32022 with `data.supported`),
+//! `requests.missing_metadata` (a request without its `_meta` refused with -32602),
+//! `http.standard_headers` (over HTTP, a missing or mismatched `Mcp-Method` refused with 400
+//! and -32020) and `capabilities.deprecated` (a warning for `logging`, which SEP-2577
+//! deprecates).
 
 mod parity;
 mod recorder;
+mod revision_2026;
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -49,7 +56,7 @@ use crate::{
 pub const SUITE: &str = "protocol-checks";
 
 /// The name of every check, in the order they run (a report has exactly these).
-pub const CHECKS: [&str; 18] = [
+pub const CHECKS: [&str; 23] = [
     "initialize",
     "ping",
     "capabilities.logging",
@@ -68,7 +75,16 @@ pub const CHECKS: [&str; 18] = [
     "errors.unknown_method",
     "tools.structured_output",
     "tools.invalid_arguments",
+    "discover.result",
+    "discover.unsupported_version",
+    "requests.missing_metadata",
+    "http.standard_headers",
+    "capabilities.deprecated",
 ];
+
+/// The checks of what only protocol 2026-07-28 asks (the last of [`CHECKS`]); skipped on
+/// older revisions.
+pub const REVISION_2026_CHECKS: [&str; 5] = revision_2026::NAMES;
 
 /// How many pages a listing may have before the pagination check gives up.
 const MAX_PAGES: usize = 1000;
@@ -176,6 +192,7 @@ impl McpClient {
         check_unknown_method(self, &mut report).await;
         check_structured_output(self, tools.as_deref(), options, &mut report).await;
         check_invalid_arguments(self, tools.as_deref(), &mut report).await;
+        revision_2026::check(self, &mut report).await;
         report.finish()
     }
 }

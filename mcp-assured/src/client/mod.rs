@@ -5,6 +5,7 @@
 #![allow(deprecated)]
 
 mod builder;
+mod by_hand;
 mod connect;
 mod failure;
 mod handler;

@@ -20,7 +20,7 @@ pub(crate) struct StrayResponses {
 }
 
 impl StrayResponses {
-    pub(super) fn sent(&self, id: &RequestId) {
+    pub(crate) fn sent(&self, id: &RequestId) {
         lock(&self.waiting).insert(id.clone());
     }
 

@@ -45,6 +45,8 @@ pub(crate) struct Diagnostics {
     reading: watch::Sender<usize>,
     /// Every message as the server sent it, until the client takes it.
     pub(crate) wire: super::wire::WireInbox,
+    /// How to send a message by hand, beside rmcp, when the transport can.
+    pub(crate) raw: super::raw::RawChannelSlot,
     /// Streamable HTTP: the id of a response that came on a request's own stream under
     /// another id, by the request's id. rmcp ends the stream at it, so the answer is lost.
     misdirected: Mutex<HashMap<RequestId, Value>>,

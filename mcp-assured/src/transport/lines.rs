@@ -16,7 +16,10 @@ use tokio::{
     sync::Mutex,
 };
 
-use super::diagnostics::{Diagnostics, Fault};
+use super::{
+    diagnostics::{Diagnostics, Fault},
+    raw::RawChannel,
+};
 
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -34,9 +37,16 @@ where
     W: AsyncWrite + Unpin + Send + 'static,
 {
     pub(crate) fn new(reader: R, writer: W, diagnostics: Arc<Diagnostics>) -> Self {
+        let writer = Arc::new(Mutex::new(Some(writer)));
+        let shared = Arc::clone(&writer);
+        diagnostics
+            .raw
+            .set(RawChannel::Lines(Arc::new(move |line: Vec<u8>| {
+                Box::pin(write_line(Arc::clone(&shared), line))
+            })));
         LineTransport {
             reader: BufReader::new(reader),
-            writer: Arc::new(Mutex::new(Some(writer))),
+            writer,
             line: Vec::new(),
             diagnostics,
         }
@@ -58,12 +68,7 @@ where
         async move {
             let mut bytes = serde_json::to_vec(&item).map_err(io::Error::other)?;
             bytes.push(b'\n');
-            let mut writer = writer.lock().await;
-            let writer = writer.as_mut().ok_or_else(|| {
-                io::Error::new(io::ErrorKind::BrokenPipe, "the transport is closed")
-            })?;
-            writer.write_all(&bytes).await?;
-            writer.flush().await
+            write_line(writer, bytes).await
         }
     }
 
@@ -115,6 +120,19 @@ where
         }
         Ok(())
     }
+}
+
+/// Writes a whole line, unless the transport is closed.
+async fn write_line<W: AsyncWrite + Unpin>(
+    writer: Arc<Mutex<Option<W>>>,
+    line: Vec<u8>,
+) -> io::Result<()> {
+    let mut writer = writer.lock().await;
+    let writer = writer
+        .as_mut()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::BrokenPipe, "the transport is closed"))?;
+    writer.write_all(&line).await?;
+    writer.flush().await
 }
 
 fn trim(line: &[u8]) -> &[u8] {

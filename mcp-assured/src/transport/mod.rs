@@ -6,6 +6,7 @@ pub(crate) mod in_process;
 pub(crate) mod lines;
 pub(crate) mod oauth;
 pub(crate) mod post;
+pub(crate) mod raw;
 pub(crate) mod sse;
 pub(crate) mod stdio;
 

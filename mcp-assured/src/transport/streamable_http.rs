@@ -26,6 +26,7 @@ use super::{
     http::HttpTarget,
     oauth::{Answered, Challenge, OAuthSession},
     post::{Post, UNPARSABLE_BODY},
+    raw::{HttpPost, RawChannel},
     sse::describe_request_error,
 };
 use crate::{error::Error, tls::Tls};
@@ -38,7 +39,7 @@ pub(crate) async fn transport(
     startup_timeout: Duration,
     diagnostics: &Arc<Diagnostics>,
 ) -> Result<StreamableHttpClientTransport<HttpClient>, Error> {
-    let headers = target
+    let headers: HashMap<HeaderName, HeaderValue> = target
         .credentials
         .header_map()?
         .iter()
@@ -46,13 +47,18 @@ pub(crate) async fn transport(
         .collect();
     // A harness reports an expired session instead of silently starting a new one.
     let mut config = StreamableHttpClientTransportConfig::with_uri(target.url.as_str())
-        .custom_headers(headers)
+        .custom_headers(headers.clone())
         .reinit_on_expired_session(false);
     config.retry_config = Arc::new(reconnect_policy());
     let capturing = Capturing {
         inner: http_client(&target.tls)?,
         diagnostics: diagnostics.clone(),
     };
+    diagnostics.raw.set(RawChannel::Http(HttpPost {
+        client: capturing.inner.clone(),
+        url: target.url.clone(),
+        headers: headers.clone(),
+    }));
     let oauth = match target.credentials.oauth_settings() {
         Some(settings) => Some(
             OAuthSession::start(

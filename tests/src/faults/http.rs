@@ -149,6 +149,20 @@ async fn misbehave(State(faults): State<Arc<Faults>>, request: Request, next: Ne
             next.run(Request::from_parts(parts, Body::from(bytes)))
                 .await
         }
+        Fault::MethodHeaderIgnored if request.method() == Method::POST => {
+            let (mut parts, body) = request.into_parts();
+            let Ok(bytes) = axum::body::to_bytes(body, BODY_LIMIT).await else {
+                return (StatusCode::PAYLOAD_TOO_LARGE, "body too large").into_response();
+            };
+            let method = serde_json::from_slice::<Value>(&bytes)
+                .ok()
+                .and_then(|message| message["method"].as_str().map(str::to_owned));
+            if let Some(value) = method.and_then(|m| HeaderValue::from_str(&m).ok()) {
+                parts.headers.insert("mcp-method", value);
+            }
+            next.run(Request::from_parts(parts, Body::from(bytes)))
+                .await
+        }
         _ => next.run(request).await,
     }
 }

@@ -79,11 +79,24 @@ pub enum Fault {
     ExpireSession,
     /// HTTP: the port opens 2 s after start.
     SlowStart,
+    /// stdio, 2026-07-28: every `server/discover` answered after the client's first (its
+    /// probe) lacks `supportedVersions`.
+    DiscoverWithoutVersions,
+    /// stdio, 2026-07-28: a request of any protocol version is served as 2026-07-28 (the
+    /// proxy rewrites its `_meta`), instead of refused with -32022.
+    AnyVersion,
+    /// stdio, 2026-07-28: a request without its `_meta` is served (the proxy gives it the
+    /// metadata of the request before), instead of refused with -32602.
+    MetadataOptional,
+    /// Streamable HTTP, 2026-07-28: the `Mcp-Method` header is set from the body's method
+    /// before the server sees it, so a missing or mismatched one is served, not refused with
+    /// 400 and -32020.
+    MethodHeaderIgnored,
 }
 
 impl Fault {
     /// Every fault with its command-line name.
-    pub const ALL: [(&'static str, Fault); 19] = [
+    pub const ALL: [(&'static str, Fault); 23] = [
         ("none", Fault::None),
         ("exit-at-start", Fault::ExitAtStart),
         ("crash-on-initialize", Fault::CrashOnInitialize),
@@ -103,6 +116,10 @@ impl Fault {
         ("drop-mid-stream", Fault::DropMidStream),
         ("expire-session", Fault::ExpireSession),
         ("slow-start", Fault::SlowStart),
+        ("discover-without-versions", Fault::DiscoverWithoutVersions),
+        ("any-version", Fault::AnyVersion),
+        ("metadata-optional", Fault::MetadataOptional),
+        ("method-header-ignored", Fault::MethodHeaderIgnored),
     ];
 
     /// The command-line name, e.g. `partial-json`.

@@ -31,13 +31,26 @@ pub async fn serve_stdio(server: FaultServer, fault: Fault) -> io::Result<()> {
     });
     let (from_server, mut to_server) = tokio::io::split(proxy_end);
     let calls = Arc::new(Mutex::new(HashSet::new()));
+    let discovers = Arc::new(Mutex::new(Discovers::default()));
 
     let inbound = {
         let calls = Arc::clone(&calls);
+        let discovers = Arc::clone(&discovers);
+        let mut last_meta = Value::Null;
         async move {
             let mut lines = BufReader::new(tokio::io::stdin()).lines();
-            while let Some(line) = lines.next_line().await? {
-                let message: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+            while let Some(mut line) = lines.next_line().await? {
+                let mut message: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+                if rewrite_request(fault, &mut message, &mut last_meta) {
+                    line = message.to_string();
+                }
+                if fault == Fault::DiscoverWithoutVersions && message["method"] == "server/discover"
+                {
+                    discovers
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .asked(message["id"].to_string());
+                }
                 if fault == Fault::LateAnswer && message["method"] == "notifications/cancelled" {
                     continue;
                 }
@@ -64,8 +77,19 @@ pub async fn serve_stdio(server: FaultServer, fault: Fault) -> io::Result<()> {
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
                     .remove(&message["id"].to_string());
+            let answers_later_discover = message.get("method").is_none()
+                && discovers
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .answered_after_the_first(&message["id"].to_string());
             if answers_call {
                 write_faulty_answer(&mut stdout, fault, &line, message).await?;
+            } else if answers_later_discover {
+                let mut message = message;
+                if let Some(result) = message.get_mut("result").and_then(Value::as_object_mut) {
+                    result.remove("supportedVersions");
+                }
+                write_line(&mut stdout, &message.to_string()).await?;
             } else {
                 write_line(&mut stdout, &line).await?;
             }
@@ -79,6 +103,55 @@ pub async fn serve_stdio(server: FaultServer, fault: Fault) -> io::Result<()> {
         _ = running => {}
     }
     Ok(())
+}
+
+/// The `server/discover` requests seen, to tell the client's probe (the first) from later ones.
+#[derive(Default)]
+struct Discovers {
+    seen: usize,
+    later: HashSet<String>,
+}
+
+impl Discovers {
+    fn asked(&mut self, id: String) {
+        self.seen += 1;
+        if self.seen > 1 {
+            self.later.insert(id);
+        }
+    }
+
+    fn answered_after_the_first(&mut self, id: &str) -> bool {
+        self.later.remove(id)
+    }
+}
+
+/// The 2026-07-28 faults in a request: served whatever its version ([`Fault::AnyVersion`])
+/// or metadata ([`Fault::MetadataOptional`]). Whether it was changed.
+fn rewrite_request(fault: Fault, message: &mut Value, last_meta: &mut Value) -> bool {
+    const VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+    let is_request = message.get("id").is_some() && message.get("method").is_some();
+    if !is_request || message["method"] == "initialize" {
+        return false;
+    }
+    let meta = message.pointer("/params/_meta").cloned();
+    match (fault, meta) {
+        (Fault::AnyVersion, Some(meta)) if meta.get(VERSION).is_some_and(|v| v != "2026-07-28") => {
+            message["params"]["_meta"][VERSION] = Value::from("2026-07-28");
+            true
+        }
+        (Fault::MetadataOptional, None) if last_meta.is_object() => {
+            if !message.get("params").is_some_and(Value::is_object) {
+                message["params"] = Value::Object(Default::default());
+            }
+            message["params"]["_meta"] = last_meta.clone();
+            true
+        }
+        (_, Some(meta)) => {
+            *last_meta = meta;
+            false
+        }
+        (_, None) => false,
+    }
 }
 
 /// Writes the answer to a `tools/call` as `fault` breaks it.

@@ -15,4 +15,5 @@ mod calls;
 mod handshake;
 mod http;
 mod mcp_test;
+mod revision_2026;
 mod stdio;

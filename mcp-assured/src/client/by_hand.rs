@@ -1,0 +1,189 @@
+//! Messages sent by hand, beside rmcp: exactly the JSON given, so a test (or a check) can
+//! see how a server copes with what rmcp never sends.
+
+use std::time::Duration;
+
+use rmcp::model::RequestId;
+use serde_json::Value;
+
+use super::McpClient;
+use crate::{
+    error::{Error, Result},
+    transport::{
+        raw::{HttpPost, RawAnswer, RawChannel, answer_in_body},
+        wire::{Key, id_text},
+    },
+};
+
+/// How often an answer on the pipe is looked for.
+const LOOK_EVERY: Duration = Duration::from_millis(5);
+
+impl McpClient {
+    /// Sends `message` (a whole JSON-RPC message, `jsonrpc` and `id` included) exactly as
+    /// given, beside rmcp, and returns what came back, up to the client's timeout: over
+    /// stdio and in process on the session's own pipe; over streamable HTTP as a POST of
+    /// its own with the connection's headers (credentials, custom headers), the revision's
+    /// `MCP-Protocol-Version`, and on 2026-07-28 the standard `Mcp-Method` and `Mcp-Name`
+    /// (without a session: use it on sessionless servers, as 2026-07-28 ones are).
+    /// HTTP+SSE is not supported. A notification gets no answer.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcp_assured::McpClient) -> mcp_assured::Result<()> {
+    /// use serde_json::json;
+    /// // A request without the per-request metadata 2026-07-28 requires:
+    /// let answer = client
+    ///     .send_raw(json!({"jsonrpc": "2.0", "id": "bare-1", "method": "tools/list"}))
+    ///     .await?;
+    /// assert_eq!(answer.error_code(), Some(-32602));
+    /// # Ok(()) }
+    /// ```
+    pub async fn send_raw(&self, message: Value) -> Result<RawAnswer> {
+        self.send_raw_with_headers(message, &[]).await
+    }
+
+    /// [`send_raw`](Self::send_raw), with HTTP headers changed: `(name, Some(value))` set,
+    /// `(name, None)` left out. Ignored on a pipe.
+    pub async fn send_raw_with_headers(
+        &self,
+        message: Value,
+        headers: &[(&str, Option<&str>)],
+    ) -> Result<RawAnswer> {
+        let method = describe(&message);
+        match self.diagnostics().raw.get() {
+            Some(RawChannel::Lines(write)) => {
+                let id = message.get("id").cloned();
+                if let Some(id) = &id
+                    && let Ok(id) = serde_json::from_value::<RequestId>(id.clone())
+                {
+                    // Its answer is expected: not a stray one.
+                    self.harness().state.stray_responses.sent(&id);
+                }
+                let mut line = serde_json::to_vec(&message)
+                    .map_err(|error| Error::invalid("message", error.to_string()))?;
+                line.push(b'\n');
+                write(line)
+                    .await
+                    .map_err(|error| Error::UnexpectedResponse {
+                        method: method.clone(),
+                        detail: format!("could not write it: {error}"),
+                    })?;
+                let Some(id) = id else {
+                    return Ok(RawAnswer::new(None, None));
+                };
+                self.answer_on_the_pipe(&id, &method).await
+            }
+            Some(RawChannel::Http(post)) => {
+                self.post_by_hand(post, &message, headers, &method).await
+            }
+            None => Err(Error::invalid(
+                "send_raw",
+                "this transport cannot send a message by hand (HTTP+SSE cannot); use stdio, \
+                 in process or streamable HTTP",
+            )),
+        }
+    }
+
+    async fn answer_on_the_pipe(&self, id: &Value, method: &str) -> Result<RawAnswer> {
+        let key = Key::Answer(id_text(id));
+        let deadline = tokio::time::Instant::now() + self.timeout();
+        loop {
+            if let Some(text) = self.diagnostics().wire.take(&key) {
+                return Ok(RawAnswer::new(None, serde_json::from_str(&text).ok()));
+            }
+            if tokio::time::Instant::now() >= deadline || self.is_closed() {
+                return Err(Error::Timeout {
+                    method: method.to_owned(),
+                    timeout: self.timeout(),
+                    stderr_tail: self.stderr_tail(),
+                });
+            }
+            tokio::time::sleep(LOOK_EVERY).await;
+        }
+    }
+
+    async fn post_by_hand(
+        &self,
+        post: &HttpPost,
+        message: &Value,
+        changes: &[(&str, Option<&str>)],
+        method: &str,
+    ) -> Result<RawAnswer> {
+        let mut headers: Vec<(String, String)> = post
+            .headers
+            .iter()
+            .filter_map(|(name, value)| Some((name.to_string(), value.to_str().ok()?.to_owned())))
+            .collect();
+        headers.push((
+            "accept".into(),
+            "application/json, text/event-stream".into(),
+        ));
+        headers.push((
+            "mcp-protocol-version".into(),
+            self.protocol_version().to_owned(),
+        ));
+        if self.discovery().is_some() {
+            headers.extend(standard_headers(message));
+        }
+        for (name, value) in changes {
+            headers.retain(|(held, _)| !held.eq_ignore_ascii_case(name));
+            if let Some(value) = value {
+                headers.push(((*name).to_owned(), (*value).to_owned()));
+            }
+        }
+        let mut request = post.client.post(&post.url).json(message);
+        for (name, value) in headers {
+            request = request.header(name, value);
+        }
+        let failed = |error: reqwest::Error| Error::UnexpectedResponse {
+            method: method.to_owned(),
+            detail: crate::transport::describe_request_error(&error),
+        };
+        let response = tokio::time::timeout(self.timeout(), request.send())
+            .await
+            .map_err(|_| self.timed_out(method))?
+            .map_err(failed)?;
+        let status = response.status().as_u16();
+        let body = tokio::time::timeout(self.timeout(), response.text())
+            .await
+            .map_err(|_| self.timed_out(method))?
+            .map_err(failed)?;
+        let answer = message.get("id").and_then(|id| answer_in_body(&body, id));
+        Ok(RawAnswer::new(Some(status), answer))
+    }
+
+    fn timed_out(&self, method: &str) -> Error {
+        Error::Timeout {
+            method: method.to_owned(),
+            timeout: self.timeout(),
+            stderr_tail: self.stderr_tail(),
+        }
+    }
+}
+
+/// `Mcp-Method`, and `Mcp-Name` for the methods that name what they act on (SEP-2243).
+fn standard_headers(message: &Value) -> Vec<(String, String)> {
+    let mut headers = Vec::new();
+    let Some(method) = message.get("method").and_then(Value::as_str) else {
+        return headers;
+    };
+    headers.push(("mcp-method".into(), method.to_owned()));
+    let name = match method {
+        "tools/call" | "prompts/get" => message.pointer("/params/name"),
+        "resources/read" => message.pointer("/params/uri"),
+        "tasks/get" | "tasks/update" | "tasks/cancel" => message.pointer("/params/taskId"),
+        _ => None,
+    };
+    if let Some(name) = name.and_then(Value::as_str) {
+        headers.push(("mcp-name".into(), name.to_owned()));
+    }
+    headers
+}
+
+/// `tools/list (sent by hand)`, for messages.
+fn describe(message: &Value) -> String {
+    let method = message
+        .get("method")
+        .and_then(Value::as_str)
+        .unwrap_or("a message");
+    format!("{method} (sent by hand)")
+}

@@ -1,0 +1,161 @@
+//! The checks of what protocol 2026-07-28 asks of a server, each failing on a server that
+//! breaks exactly it (the fault server's 2026 faults, over stdio), and passing on servers that
+//! keep it: the fault server itself, the example server over HTTP, the Python SDK's 2026 peer.
+
+use mcp_assured::{McpAssured, McpClient, report::Status};
+
+use mcp_assured_tests::{faults::Fault, peers};
+
+use crate::support::{http_server, stdio};
+
+use mcp_assured::checks::REVISION_2026_CHECKS as REVISION_CHECKS;
+
+async fn on_2026(fault: Fault) -> McpClient {
+    let client = stdio(fault, fault.name())
+        .newest_protocol()
+        .build()
+        .await
+        .unwrap();
+    assert_eq!(client.protocol_version(), "2026-07-28");
+    client
+}
+
+/// Runs the checks; asserts `failing` failed with a message containing `says`, and every
+/// other 2026 check passed or (not over HTTP) was skipped.
+async fn only_this_fails(client: &McpClient, failing: Option<(&str, &str)>) {
+    let report = client.check().await;
+    for name in REVISION_CHECKS {
+        let entry = report
+            .entry(name)
+            .unwrap_or_else(|| panic!("no {name} in {report}"));
+        match failing {
+            Some((failed, says)) if failed == name => {
+                assert_eq!(entry.status, Status::Failed, "{report}");
+                assert!(entry.message.contains(says), "{}", entry.message);
+            }
+            _ if name == "http.standard_headers" && !client.target().starts_with("http") => {
+                assert_eq!(entry.status, Status::Skipped, "{report}");
+            }
+            _ => assert_eq!(entry.status, Status::Passed, "{name}: {report}"),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_keeps_the_revision_passes() {
+    let client = on_2026(Fault::None).await;
+    only_this_fails(&client, None).await;
+}
+
+/// The fault server with `fault`, over stdio on 2026-07-28: only `check` fails, saying `says`.
+async fn only_fails(fault: Fault, check: &str, says: &str) {
+    let client = on_2026(fault).await;
+    only_this_fails(&client, Some((check, says))).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_discover_result_without_versions_fails() {
+    only_fails(
+        Fault::DiscoverWithoutVersions,
+        "discover.result",
+        "it has no `supportedVersions` array",
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_of_any_version_fails() {
+    only_fails(
+        Fault::AnyVersion,
+        "discover.unsupported_version",
+        "expected error -32022 (unsupported protocol version)",
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_needs_no_metadata_fails() {
+    only_fails(
+        Fault::MetadataOptional,
+        "requests.missing_metadata",
+        "expected error -32602 (invalid params) for a `tools/list` without the `_meta`",
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_sdks_2026_peer_passes_over_stdio_and_http() {
+    let client = McpAssured::client()
+        .command(peers::python())
+        .arg(peers::python_2026_server_script())
+        .newest_protocol()
+        .build()
+        .await
+        .unwrap();
+    only_this_fails(&client, None).await;
+    let server = mcp_assured_tests::server::start(
+        &mcp_assured::fixture::ServerCommand::new(peers::python())
+            .arg(peers::python_2026_server_script())
+            .args(["--transport", "streamable-http", "--port", "{port}"]),
+        "/mcp",
+    )
+    .await;
+    let client = McpAssured::client()
+        .base_uri(server.url().unwrap())
+        .newest_protocol()
+        .build()
+        .await
+        .unwrap();
+    only_this_fails(&client, None).await;
+}
+
+/// On an older revision they do not apply.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_2025_11_25_they_are_skipped() {
+    let client = stdio(Fault::None, "revision-2025").build().await.unwrap();
+    let report = client.check().await;
+    for name in REVISION_CHECKS {
+        let entry = report.entry(name).unwrap();
+        assert_eq!(entry.status, Status::Skipped, "{report}");
+        assert!(
+            entry.message.contains("not 2026-07-28"),
+            "{}",
+            entry.message
+        );
+    }
+}
+
+/// Over streamable HTTP: the header check too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_ignores_the_method_header_fails() {
+    for (fault, failing) in [
+        (Fault::None, None),
+        (
+            Fault::MethodHeaderIgnored,
+            Some((
+                "http.standard_headers",
+                "expected HTTP 400 with error -32020 (header mismatch) for a `tools/list` \
+                 without `Mcp-Method`: HTTP 200",
+            )),
+        ),
+    ] {
+        let server = http_server(fault, fault.name()).await;
+        let client = McpAssured::client()
+            .base_uri(server.url().unwrap())
+            .newest_protocol()
+            .build()
+            .await
+            .unwrap();
+        assert_eq!(client.protocol_version(), "2026-07-28");
+        only_this_fails(&client, failing).await;
+        let deprecated = client.check().await;
+        let deprecated = deprecated.entry("capabilities.deprecated").unwrap();
+        assert!(
+            deprecated
+                .message
+                .starts_with("warning: `logging` is deprecated"),
+            "the fault server declares logging: {}",
+            deprecated.message
+        );
+    }
+}
