@@ -152,7 +152,7 @@ mod through_the_binary {
         // Calls of tools the companion lacks, and raw requests it does not know.
         assert!(client.call_tool("nope", json!({})).await.is_err());
         assert!(client.request("no/such/method", json!({})).await.is_err());
-        client.ping().await.unwrap();
+        client.list_tools().await.unwrap();
         assert_eq!(server.pid(), Some(pid));
         assert_running(pid);
         ok(&client, "get_connection_status", json!({})).await;

@@ -18,7 +18,13 @@ use support::{envelope, fails, ok};
 
 /// Connects the companion to the example server over HTTP as `name`.
 async fn connect_http(client: &McpClient, example: &ExampleHttp) -> Value {
-    ok(client, "connect_to_server", json!({"url": example.url})).await
+    // The companion's answers about 2025-11-25 sessions; `protocol_version` is tested below.
+    ok(
+        client,
+        "connect_to_server",
+        json!({"url": example.url, "protocol_version": "2025-11-25"}),
+    )
+    .await
 }
 
 /// Connects the companion to the example server's binary over stdio.
@@ -26,7 +32,7 @@ async fn connect_stdio(client: &McpClient, name: &str) -> Value {
     ok(
         client,
         "connect_to_server",
-        json!({"command": example_server_binary(), "name": name}),
+        json!({"command": example_server_binary(), "name": name, "protocol_version": "2025-11-25"}),
     )
     .await
 }

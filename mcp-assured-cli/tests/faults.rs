@@ -326,7 +326,7 @@ async fn reconnect_loops_leave_nothing_behind(
     );
     // Every stdio server it started has been stopped and reaped.
     await_children(companion, 0).await;
-    client.ping().await.unwrap();
+    client.list_tools().await.unwrap();
 }
 
 /// Waits (10 s at most) until `parent` has no more than `at_most` child processes, zombies
@@ -378,5 +378,5 @@ async fn two_hundred_concurrent_call_tools_all_complete(
     assert_eq!(done, 200);
     eprintln!("200 concurrent call_tools in {:?}", started.elapsed());
     assert_running(server.pid().expect("the companion runs as a child"));
-    client.ping().await.unwrap();
+    client.list_tools().await.unwrap();
 }

@@ -346,7 +346,7 @@ fn the_commands_never_show_the_secrets() {
 mod with_mcp_test {
     use super::*;
 
-    #[mcp_test(server = url(servers().0.clone()), bearer_token = TOKEN, headers("X-Api-Key" = HEADER_VALUE))]
+    #[mcp_test(protocol = "2025-11-25", server = url(servers().0.clone()), bearer_token = TOKEN, headers("X-Api-Key" = HEADER_VALUE))]
     async fn snapshots_a_result(client: McpClient) {
         let result = client
             .call_tool("echo", json!({"message": "hi"}))

@@ -69,8 +69,10 @@ pub async fn python(transport: Transport) -> Connected {
         Transport::InProcess | Transport::Stdio => None,
         http => Some(server::python(http).await),
     };
+    // The SDK speaks 2026-07-28 too; this peer is its 2025-11-25 face (python_server_2026.py
+    // is the other).
     connect("the Python server", transport, stdio, server, |builder| {
-        builder
+        builder.protocol_version("2025-11-25")
     })
     .await
 }

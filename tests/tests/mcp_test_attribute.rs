@@ -9,6 +9,7 @@ use serde_json::json;
 /// The Python server takes `--transport` and `--port`: `{port}` is the port the fixture
 /// picked, and readiness is awaited by connecting to it.
 #[mcp_test(
+    protocol = "2025-11-25",
     server = command(peers::python(), peers::python_server_script()),
     transport = [
         stdio,

@@ -219,7 +219,7 @@ async fn a_short_request_timeout_does_not_fail_a_slow_start() {
     assert_eq!(client.timeout(), short);
     client
         .with_timeout(Duration::from_secs(10))
-        .ping()
+        .list_tools()
         .await
         .unwrap();
     client.close().await.unwrap();

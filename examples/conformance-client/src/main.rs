@@ -98,9 +98,11 @@ fn client_builder(url: &str, scenario: &str, context: &Value) -> ClientBuilder {
         // form as filled in by its defaults: what `elicitation-sep1034-client-defaults`
         // checks, and harmless elsewhere.
         .accept_elicitation_defaults();
-    // The client's default offers 2025-11-25 in `initialize` (what `initialize` checks) and
-    // takes the version the server answers (`sse-retry`'s answers 2025-03-26); the
-    // back-compat scenarios' servers are 2025-03-26 ones, so that is pinned there.
+    // The scenarios are 2025-11-25 servers that expect `initialize` first: offer 2025-11-25
+    // there (what `initialize` checks) and take the version the server answers (`sse-retry`'s
+    // answers 2025-03-26); the back-compat scenarios' servers are 2025-03-26 ones, so that is
+    // pinned there.
+    builder = builder.offer_protocol_version("2025-11-25");
     if scenario.starts_with("auth/2025-03-26-") {
         builder = builder.protocol_version("2025-03-26");
     }

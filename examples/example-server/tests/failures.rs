@@ -95,7 +95,7 @@ async fn the_right_token_gets_through_and_stays_secret() {
             .bearer_token("right-token");
         assert!(!format!("{builder:?}").contains("right-token"));
         let client = builder.build().await.unwrap();
-        client.ping().await.unwrap();
+        client.list_tools().await.unwrap();
         assert!(!format!("{client:?}").contains("right-token"));
         client.close().await.unwrap();
     }
@@ -217,7 +217,7 @@ async fn a_tool_that_never_answers_times_out_at_the_configured_time() {
         "{waited:?}"
     );
     // The session is still usable after a timeout.
-    client.ping().await.unwrap();
+    client.list_tools().await.unwrap();
 }
 
 #[tokio::test]

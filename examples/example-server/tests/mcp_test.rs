@@ -21,6 +21,7 @@ use serde_json::json;
 /// Runs against the example server four ways: in this process, and as a child process over
 /// stdio, streamable HTTP (on a port the fixture picks) and HTTP+SSE.
 #[mcp_test(
+    protocol = "2025-11-25",
     server = [service(ExampleServer::new()), bin("example-server")],
     transport = [
         stdio,
@@ -57,7 +58,7 @@ fn variants_are_named_after_their_transport() {
     ];
 }
 
-#[mcp_test(server = service(ExampleServer::new()), timeout = "10s")]
+#[mcp_test(protocol = "2025-11-25", server = service(ExampleServer::new()), timeout = "10s")]
 async fn in_process_snapshot_is_named_after_the_test(client: &McpClient) {
     let result = client
         .call_tool("weather", json!({"city": "Paris"}))
@@ -79,7 +80,7 @@ async fn may_return_a_result(client: McpClient) -> mcp_assured::Result<()> {
     Ok(())
 }
 
-#[mcp_test(server = url(running.url.clone()))]
+#[mcp_test(protocol = "2025-11-25", server = url(running.url.clone()))]
 async fn reaches_a_running_server_by_url(
     client: McpClient,
     running: &ExampleHttp,
@@ -104,7 +105,7 @@ impl Fixture for Counted {
     }
 }
 
-#[mcp_test(server = service(ExampleServer::new()))]
+#[mcp_test(protocol = "2025-11-25", server = service(ExampleServer::new()))]
 async fn fixtures_can_use_the_client(client: McpClient, counted: Counted) {
     assert_eq!(counted.0, 1);
     client.ping().await.unwrap();
@@ -376,6 +377,7 @@ mod suite {
     }
 
     #[mcp_test(
+        protocol = "2025-11-25",
         client = |builder| builder.on_elicitation(|_| {
             ElicitResult::new(ElicitationAction::Accept).with_content(json!({"name": "Ada"}))
         }),
@@ -439,6 +441,7 @@ async fn negotiates_the_newest_revision(client: McpClient) {
 }
 
 #[mcp_test(
+    protocol = "2025-11-25",
     server = bin("example-server"),
     transport = http(args("--transport", "streamable-http", "--port", "{port}", "--bearer-token", "s3cret")),
     bearer_token = "s3cret",
@@ -448,6 +451,7 @@ async fn sends_the_bearer_token(client: McpClient) {
 }
 
 #[mcp_test(
+    protocol = "2025-11-25",
     server = bin("example-server"),
     transport = http(
         args("--transport", "streamable-http", "--port", "{port}"),

@@ -70,7 +70,7 @@ mod weather {
         assert!(backend.received_requests().await.unwrap().is_empty());
     }
 
-    #[mcp_test]
+    #[mcp_test(protocol = "2025-11-25")]
     async fn returns_the_backends_weather(client: McpClient, backend: &MockServer) {
         london_is_cloudy(backend).await;
         let result = client

@@ -81,7 +81,7 @@ pub(crate) struct Target {
     insecure: bool,
     /// The protocol revision: `newest` negotiates (2026-07-28 if the server answers
     /// server/discover, else initialize); a revision such as 2025-06-18 is pinned, and the
-    /// command fails if the server does not speak it. Default: offer 2025-11-25.
+    /// command fails if the server does not speak it. Default: newest.
     #[arg(long, value_name = "VERSION")]
     protocol: Option<String>,
     /// Seconds each request may take.

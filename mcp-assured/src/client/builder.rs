@@ -113,9 +113,9 @@ impl Default for ClientBuilder {
             service: None,
             timeout: None,
             startup_timeout: None,
-            // The newest version with the `initialize` handshake and server→client requests;
-            // what almost every server speaks today.
-            protocol: Protocol::Offer(ProtocolVersion::LATEST_WITH_INITIALIZE),
+            // The newest revision both sides speak: `server/discover`, falling back to
+            // `initialize` at once for servers that refuse it.
+            protocol: Protocol::Newest,
             discover_timeout: None,
             client_info: Implementation::new("mcp-assured", env!("CARGO_PKG_VERSION")),
             answers: Answers::default(),
@@ -349,9 +349,10 @@ impl ClientBuilder {
     /// with [`Error::ProtocolVersion`] naming what the server offered. A revision with the
     /// `initialize` handshake (`2025-11-25` and older) is offered there and must be echoed;
     /// `2026-07-28` is asked for with `server/discover` and then sent with every request.
-    /// Without a pin the client offers `2025-11-25` in `initialize` and takes what the server
-    /// answers; `"newest"` (or [`newest_protocol`](Self::newest_protocol)) negotiates the
-    /// newest both speak.
+    /// Without a pin the client negotiates the newest revision both sides speak (as
+    /// `"newest"` and [`newest_protocol`](Self::newest_protocol) do);
+    /// [`offer_protocol_version`](Self::offer_protocol_version) is the negotiation of
+    /// `initialize` alone.
     pub fn protocol_version(mut self, version: impl AsRef<str>) -> Self {
         let version = version.as_ref();
         if version == NEWEST {
@@ -374,7 +375,30 @@ impl ClientBuilder {
         self
     }
 
-    /// Negotiates the newest revision both sides speak: probes with `server/discover` and
+    /// Negotiates with `initialize` alone, as clients did before 2026-07-28: offers `version`
+    /// (one with the handshake: `2025-11-25` or older) and takes whatever known version the
+    /// server answers. No `server/discover` is sent.
+    pub fn offer_protocol_version(mut self, version: impl AsRef<str>) -> Self {
+        let version = version.as_ref();
+        match ProtocolVersion::KNOWN_VERSIONS
+            .iter()
+            .find(|known| known.as_str() == version && known.has_initialize())
+        {
+            Some(known) => self.protocol = Protocol::Offer(known.clone()),
+            None => self.problems.push(format!(
+                "`{version}` cannot be offered in `initialize`; offer one of {}",
+                ProtocolVersion::KNOWN_VERSIONS
+                    .iter()
+                    .filter(|v| v.has_initialize())
+                    .map(|v| v.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+        self
+    }
+
+    /// Negotiates the newest revision both sides speak (the default): probes with `server/discover` and
     /// speaks `2026-07-28` if the server does, else falls back to `initialize` on the same
     /// connection. A server that ignores the probe costs at most
     /// [`discover_timeout`](Self::discover_timeout). Over HTTP+SSE (a 2024-11-05 transport)

@@ -218,12 +218,9 @@ impl Start<'_> {
                 Err(error)
             }
             Err(ProbeFailure::Gone(reason)) => {
+                let error = failure::probe_gone(reason, self.description, self.diagnostics).await;
                 drop(owned);
-                Err(Error::Initialize {
-                    target: self.description.to_owned(),
-                    reason,
-                    stderr_tail: self.diagnostics.stderr_tail(),
-                })
+                Err(error)
             }
         }
     }

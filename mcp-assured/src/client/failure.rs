@@ -231,6 +231,19 @@ pub(crate) async fn answer_failed(
     request_failed(error, method, diagnostics).await
 }
 
+/// The connection ended before the server answered the `server/discover` probe: what ended
+/// it, when the transport saw (junk on stdout, an exit), else `reason`.
+pub(crate) async fn probe_gone(reason: String, target: &str, diagnostics: &Diagnostics) -> Error {
+    if diagnostics.fault().is_some() || diagnostics.exit_status(EXIT_GRACE).await.is_some() {
+        return closed(Some("server/discover"), diagnostics, None).await;
+    }
+    Error::Initialize {
+        target: target.to_owned(),
+        reason,
+        stderr_tail: diagnostics.stderr_tail(),
+    }
+}
+
 /// A failed `initialize` handshake (or the connection under it).
 pub(crate) async fn initialize_failed(
     error: ClientInitializeError,

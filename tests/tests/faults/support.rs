@@ -152,7 +152,10 @@ pub fn assert_within(started: Instant, limit: Duration) {
 
 /// A client for `fault-server --fault <fault>` over stdio, tagged with `tag`.
 pub fn stdio(fault: Fault, tag: &str) -> ClientBuilder {
+    // The faults are of the `initialize` handshake and 2025-11-25's sessions; the 2026-07-28
+    // ones (revision_2026.rs) ask for that revision.
     McpAssured::client()
+        .protocol_version("2025-11-25")
         .command(FAULT_SERVER)
         .args(["--fault", fault.name()])
         .args(pid_args(tag))
@@ -192,6 +195,7 @@ pub async fn fault_server(
         Via::InProcess => panic!("an in-process server has no faults below its tools"),
     };
     let builder = McpAssured::client()
+        .protocol_version("2025-11-25")
         .base_uri(server.url().expect("an HTTP server"))
         .timeout(TIMEOUT);
     (builder, Some(server))
@@ -249,6 +253,7 @@ impl Peer {
             let server = configure(FaultServer::new());
             let in_process = Some(server.dropped());
             let client = McpAssured::client()
+                .protocol_version("2025-11-25")
                 .service(server)
                 .timeout(TIMEOUT)
                 .build()

@@ -97,7 +97,9 @@ pub async fn connect_configured(
     page_size: Option<usize>,
     configure: impl FnOnce(mcp_assured::ClientBuilder) -> mcp_assured::ClientBuilder,
 ) -> Connected {
-    let builder = configure(McpAssured::client());
+    // The suite tests what 2025-11-25 has (`ping`, logging, server requests); the revisions'
+    // differences are tested in `mcp_test.rs` and `checks.rs`.
+    let builder = configure(McpAssured::client().protocol_version("2025-11-25"));
     let (builder, server) = match transport {
         Transport::InProcess => {
             let server = match page_size {

@@ -105,8 +105,8 @@ struct ConnectArgs {
     /// The protocol revision to speak: `newest` negotiates (2026-07-28 if the server answers
     /// `server/discover`, else the `initialize` handshake); a revision such as `2025-11-25` or
     /// `2026-07-28` is pinned, and the connection fails, naming what the server offers, if it
-    /// does not speak it. Default: offer 2025-11-25 in `initialize` and take what the server
-    /// answers. The answer's `server_info.protocol_version` is the revision spoken.
+    /// does not speak it. Default: `newest`. The answer's `server_info.protocol_version` is
+    /// the revision spoken.
     protocol_version: Option<String>,
     /// How long start-up may take: spawning or reaching the server and its initialize
     /// handshake, in milliseconds (default 60000). Separate from timeout_ms, so that a short
