@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 
+import anyio
+
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import ElicitRequest, ElicitRequestFormParams, InputRequiredResult
 
@@ -66,9 +68,10 @@ async def ask_name(ctx: Context) -> str | InputRequiredResult:
 ENDLESS_CALLS: list[str] = []
 
 
-@server.tool(description="Answer input_required every time: a server that never completes.")
-async def endless(ctx: Context) -> InputRequiredResult:
+@server.tool(description="Answer input_required every time (after delay_ms): a server that never completes.")
+async def endless(ctx: Context, delay_ms: int = 0) -> InputRequiredResult:
     ENDLESS_CALLS.append(f"{ctx.request_id}:{ctx.request_state}")
+    await anyio.sleep(delay_ms / 1000)
     return InputRequiredResult(request_state="again")
 
 

@@ -289,6 +289,28 @@ async fn subscriptions_listen_gets_the_notifications_asked_for() {
     }
 }
 
+/// The client's timeout bounds the whole exchange, every round together: a server that asks
+/// again and again, slowly, gets a timeout, not ten rounds of the timeout each.
+#[tokio::test]
+async fn the_timeout_bounds_every_round_together() {
+    let client = python_2026()
+        .timeout(Duration::from_millis(1500))
+        .build()
+        .await
+        .unwrap();
+    let started = Instant::now();
+    let error = client
+        .call_tool("endless", json!({"delay_ms": 400}))
+        .await
+        .unwrap_err();
+    assert!(error.is_timeout(), "{error}");
+    assert!(
+        started.elapsed() < Duration::from_millis(2500),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
 #[tokio::test]
 async fn a_server_that_never_completes_gets_ten_retries_and_no_eleventh() {
     let client = python_2026().build().await.unwrap();

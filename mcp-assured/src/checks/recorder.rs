@@ -37,6 +37,10 @@ impl Recorder {
         self.push(name, Status::Failed, message);
     }
 
+    pub(super) fn warn(&mut self, name: &str, message: impl Into<String>) {
+        self.push(name, Status::Warned, message);
+    }
+
     pub(super) fn skip(&mut self, name: &str, message: impl Into<String>) {
         self.push(name, Status::Skipped, message);
     }

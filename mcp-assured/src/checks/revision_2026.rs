@@ -218,13 +218,13 @@ async fn check_standard_headers(client: &McpClient, report: &mut Recorder) {
 }
 
 /// `capabilities.deprecated`: 2026-07-28 deprecates logging (SEP-2577); a server that still
-/// declares it works, and is told so.
+/// declares it works, and gets a warning.
 fn check_deprecated(client: &McpClient, report: &mut Recorder) {
     const NAME: &str = "capabilities.deprecated";
     if client.server_capabilities().get("logging").is_some() {
-        report.pass(
+        report.warn(
             NAME,
-            "warning: `logging` is deprecated in 2026-07-28 (SEP-2577); clients may ignore it",
+            "`logging` is deprecated in 2026-07-28 (SEP-2577): clients may ignore it",
         );
     } else {
         report.pass(NAME, "no deprecated capability declared");

@@ -160,6 +160,13 @@ impl Start<'_> {
                 self.serve_discovered(transport, owned, version, *result)
                     .await
             }
+            // Only revisions of the handshake in common: negotiating the newest means
+            // `initialize` (a server that answers the probe accepts it after).
+            Ok(Probed::Unsupported { supported })
+                if matches!(protocol, Protocol::Newest) && speaks_a_handshake(&supported) =>
+            {
+                self.handshake(transport, owned).await
+            }
             Ok(Probed::Unsupported { supported }) => {
                 drop(owned);
                 Err(self.unspoken(supported, "`server/discover` names other versions".into()))
@@ -362,4 +369,11 @@ impl Start<'_> {
             }
         }
     }
+}
+
+/// Whether any of `versions` is a known revision with the `initialize` handshake.
+fn speaks_a_handshake(versions: &[String]) -> bool {
+    ProtocolVersion::KNOWN_VERSIONS
+        .iter()
+        .any(|known| known.has_initialize() && versions.iter().any(|v| v == known.as_str()))
 }

@@ -236,7 +236,7 @@ impl<T: FromServerResult> PendingRequest<T> {
     /// Waits for the answer, up to the client's timeout; on timeout the request is
     /// cancelled with `notifications/cancelled`. On protocol 2026-07-28 an `input_required`
     /// answer is answered with the client's handlers and the request sent again (with a new
-    /// id), until the server completes it.
+    /// id), until the server completes it; the timeout bounds all the rounds together.
     pub async fn result(self) -> Result<T> {
         let PendingRequest {
             mut handle,
@@ -247,6 +247,7 @@ impl<T: FromServerResult> PendingRequest<T> {
             ..
         } = self;
         let mut rounds = 0;
+        let deadline = tokio::time::Instant::now() + client.timeout();
         loop {
             let id = handle.id.clone();
             let answered = handle.await_response().await;
@@ -288,7 +289,19 @@ impl<T: FromServerResult> PendingRequest<T> {
             rounds += 1;
             request =
                 input_required::retry(&request, input, wire.as_ref(), client.harness(), &method)?;
-            handle = match client.send_request(request.clone()).await {
+            // The client's timeout bounds the whole exchange, not each round of it.
+            let Some(left) = deadline.checked_duration_since(tokio::time::Instant::now()) else {
+                return Err(Error::Timeout {
+                    method,
+                    timeout: client.timeout(),
+                    stderr_tail: client.stderr_tail(),
+                });
+            };
+            handle = match client
+                .with_timeout(left)
+                .send_request(request.clone())
+                .await
+            {
                 Ok(handle) => handle,
                 Err(error) => {
                     return Err(

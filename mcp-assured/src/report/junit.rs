@@ -57,7 +57,7 @@ impl Junit<'_> {
                     continue;
                 }
                 let status = match entry.status {
-                    Status::Passed => TestCaseStatus::success(),
+                    Status::Passed | Status::Warned => TestCaseStatus::success(),
                     Status::Skipped => {
                         let mut status = TestCaseStatus::skipped();
                         status.set_message(entry.message_with_problems());
@@ -76,6 +76,10 @@ impl Junit<'_> {
                 });
                 if let Some(duration) = entry.duration {
                     case.set_time(duration);
+                }
+                // JUnit has no warnings: a passed case whose output says it.
+                if entry.status == Status::Warned {
+                    case.set_system_out(format!("warning: {}", entry.message_with_problems()));
                 }
                 suite.add_test_case(case);
             }

@@ -52,6 +52,9 @@ pub enum Status {
     /// It does not apply (a capability the server does not offer, no arguments given, a test
     /// that skipped every check, ...).
     Skipped,
+    /// It works, with something to know (a capability the protocol deprecates, say); no
+    /// failure.
+    Warned,
 }
 
 /// One check or test and how it ended.
@@ -149,6 +152,11 @@ impl Report {
         self.count(Status::Skipped)
     }
 
+    /// How many entries passed with a warning.
+    pub fn warned(&self) -> usize {
+        self.count(Status::Warned)
+    }
+
     /// Nothing failed (skipped entries are no failure).
     pub fn is_success(&self) -> bool {
         self.failed() == 0
@@ -161,13 +169,15 @@ impl Report {
             passed: self.passed(),
             failed: self.failed(),
             skipped: self.skipped(),
+            warned: self.warned(),
             all_passed: self.is_success(),
         }
     }
 }
 
 /// A report's counts; its JSON is `{"total", "passed", "failed", "skipped", "all_passed"}`
-/// and its text `N passed, N failed, N skipped`.
+/// (and `"warned"` when there are warnings) and its text `N passed, N failed, N skipped`
+/// (`, N warned`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Summary {
     /// Every entry.
@@ -178,6 +188,9 @@ pub struct Summary {
     pub failed: usize,
     /// Entries that were skipped.
     pub skipped: usize,
+    /// Entries that passed with a warning (not counted in `passed`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub warned: usize,
     /// Nothing failed (see [`Report::is_success`]).
     pub all_passed: bool,
 }
@@ -188,8 +201,16 @@ impl fmt::Display for Summary {
             f,
             "{} passed, {} failed, {} skipped",
             self.passed, self.failed, self.skipped
-        )
+        )?;
+        if self.warned > 0 {
+            write!(f, ", {} warned", self.warned)?;
+        }
+        Ok(())
     }
+}
+
+fn is_zero(count: &usize) -> bool {
+    *count == 0
 }
 
 impl Extend<Entry> for Report {
@@ -268,6 +289,7 @@ mod tests {
                 passed: 2,
                 failed: 1,
                 skipped: 1,
+                warned: 0,
                 all_passed: false
             }
         );
@@ -289,6 +311,42 @@ mod tests {
         report.push(Entry::new("s", "a", Status::Skipped, "not advertised"));
         assert!(report.is_success());
         assert!(report.summary().all_passed);
+    }
+
+    #[test]
+    fn a_warning_is_no_failure_and_is_said_in_every_form() {
+        let mut report = Report::default();
+        report.push(Entry::new("s", "a", Status::Passed, "fine"));
+        report.push(Entry::new(
+            "s",
+            "b",
+            Status::Warned,
+            "`logging` is deprecated",
+        ));
+        assert!(report.is_success());
+        assert_eq!((report.passed(), report.warned()), (1, 1));
+        assert_eq!(
+            report.to_string(),
+            "PASS a: fine\nWARN b: `logging` is deprecated\n1 passed, 0 failed, 0 skipped, 1 warned"
+        );
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["summary"]["warned"], 1, "{json}");
+        assert_eq!(json["entries"][1]["status"], "warned", "{json}");
+        let xml = report.junit("r").to_string();
+        assert!(
+            xml.contains("<system-out>warning: `logging` is deprecated</system-out>"),
+            "{xml}"
+        );
+        assert!(!xml.contains("<failure"), "{xml}");
+        let quiet: Report = [Entry::new("s", "a", Status::Passed, "")]
+            .into_iter()
+            .collect();
+        let json = serde_json::to_value(&quiet).unwrap();
+        assert_eq!(
+            json["summary"].get("warned"),
+            None,
+            "only when there are some"
+        );
     }
 
     #[test]

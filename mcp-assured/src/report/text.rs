@@ -52,6 +52,7 @@ impl fmt::Display for Text<'_> {
                 Status::Passed => ("PASS", "32"),
                 Status::Failed => ("FAIL", "31"),
                 Status::Skipped => ("SKIP", "33"),
+                Status::Warned => ("WARN", "35"),
             };
             if self.colour {
                 write!(f, "\x1b[1;{code}m{label}\x1b[0m")?;

@@ -88,6 +88,9 @@ pub enum Fault {
     /// stdio, 2026-07-28: a request without its `_meta` is served (the proxy gives it the
     /// metadata of the request before), instead of refused with -32602.
     MetadataOptional,
+    /// stdio: `server/discover` is answered with `supportedVersions` of the handshake only
+    /// (`["2025-11-25"]`): a client negotiating the newest revision uses `initialize`.
+    DiscoverLegacyOnly,
     /// Streamable HTTP, 2026-07-28: the `Mcp-Method` header is set from the body's method
     /// before the server sees it, so a missing or mismatched one is served, not refused with
     /// 400 and -32020.
@@ -96,7 +99,7 @@ pub enum Fault {
 
 impl Fault {
     /// Every fault with its command-line name.
-    pub const ALL: [(&'static str, Fault); 23] = [
+    pub const ALL: [(&'static str, Fault); 24] = [
         ("none", Fault::None),
         ("exit-at-start", Fault::ExitAtStart),
         ("crash-on-initialize", Fault::CrashOnInitialize),
@@ -120,6 +123,7 @@ impl Fault {
         ("any-version", Fault::AnyVersion),
         ("metadata-optional", Fault::MetadataOptional),
         ("method-header-ignored", Fault::MethodHeaderIgnored),
+        ("discover-legacy-only", Fault::DiscoverLegacyOnly),
     ];
 
     /// The command-line name, e.g. `partial-json`.

@@ -44,12 +44,11 @@ pub async fn serve_stdio(server: FaultServer, fault: Fault) -> io::Result<()> {
                 if rewrite_request(fault, &mut message, &mut last_meta) {
                     line = message.to_string();
                 }
-                if fault == Fault::DiscoverWithoutVersions && message["method"] == "server/discover"
-                {
+                if message["method"] == "server/discover" {
                     discovers
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner)
-                        .asked(message["id"].to_string());
+                        .asked(fault, message["id"].to_string());
                 }
                 if fault == Fault::LateAnswer && message["method"] == "notifications/cancelled" {
                     continue;
@@ -77,17 +76,22 @@ pub async fn serve_stdio(server: FaultServer, fault: Fault) -> io::Result<()> {
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
                     .remove(&message["id"].to_string());
-            let answers_later_discover = message.get("method").is_none()
+            let answers_broken_discover = message.get("method").is_none()
                 && discovers
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
-                    .answered_after_the_first(&message["id"].to_string());
+                    .is_broken(&message["id"].to_string());
             if answers_call {
                 write_faulty_answer(&mut stdout, fault, &line, message).await?;
-            } else if answers_later_discover {
+            } else if answers_broken_discover {
                 let mut message = message;
                 if let Some(result) = message.get_mut("result").and_then(Value::as_object_mut) {
-                    result.remove("supportedVersions");
+                    if fault == Fault::DiscoverLegacyOnly {
+                        let legacy = Value::from(vec![Value::from("2025-11-25")]);
+                        result.insert("supportedVersions".into(), legacy);
+                    } else {
+                        result.remove("supportedVersions");
+                    }
                 }
                 write_line(&mut stdout, &message.to_string()).await?;
             } else {
@@ -105,7 +109,7 @@ pub async fn serve_stdio(server: FaultServer, fault: Fault) -> io::Result<()> {
     Ok(())
 }
 
-/// The `server/discover` requests seen, to tell the client's probe (the first) from later ones.
+/// The `server/discover` requests whose answers a fault breaks.
 #[derive(Default)]
 struct Discovers {
     seen: usize,
@@ -113,14 +117,21 @@ struct Discovers {
 }
 
 impl Discovers {
-    fn asked(&mut self, id: String) {
+    /// Notes a `server/discover` whose answer `fault` breaks: every one but the client's
+    /// probe, or (legacy versions only) every one.
+    fn asked(&mut self, fault: Fault, id: String) {
         self.seen += 1;
-        if self.seen > 1 {
+        let broken = match fault {
+            Fault::DiscoverWithoutVersions => self.seen > 1,
+            Fault::DiscoverLegacyOnly => true,
+            _ => false,
+        };
+        if broken {
             self.later.insert(id);
         }
     }
 
-    fn answered_after_the_first(&mut self, id: &str) -> bool {
+    fn is_broken(&mut self, id: &str) -> bool {
         self.later.remove(id)
     }
 }

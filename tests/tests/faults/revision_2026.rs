@@ -36,6 +36,12 @@ async fn only_this_fails(client: &McpClient, failing: Option<(&str, &str)>) {
             _ if name == "http.standard_headers" && !client.target().starts_with("http") => {
                 assert_eq!(entry.status, Status::Skipped, "{report}");
             }
+            // A warning when `logging` is declared, which the fault server does.
+            _ if name == "capabilities.deprecated"
+                && client.server_capabilities().get("logging").is_some() =>
+            {
+                assert_eq!(entry.status, Status::Warned, "{report}");
+            }
             _ => assert_eq!(entry.status, Status::Passed, "{name}: {report}"),
         }
     }
@@ -150,12 +156,33 @@ async fn a_server_that_ignores_the_method_header_fails() {
         only_this_fails(&client, failing).await;
         let deprecated = client.check().await;
         let deprecated = deprecated.entry("capabilities.deprecated").unwrap();
+        assert_eq!(deprecated.status, Status::Warned);
         assert!(
-            deprecated
-                .message
-                .starts_with("warning: `logging` is deprecated"),
+            deprecated.message.starts_with("`logging` is deprecated"),
             "the fault server declares logging: {}",
             deprecated.message
         );
     }
+}
+
+/// A server whose `server/discover` names only revisions of the handshake: negotiating the
+/// newest means `initialize`, not a failure.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_discover_of_legacy_versions_only_falls_back_to_initialize() {
+    let client = stdio(Fault::DiscoverLegacyOnly, "discover-legacy-only")
+        .newest_protocol()
+        .build()
+        .await
+        .unwrap();
+    assert_eq!(client.protocol_version(), "2025-11-25");
+    assert!(client.discovery().is_none());
+    client.list_tools().await.unwrap();
+    // A pin of 2026-07-28 is refused, naming what the server offers.
+    let error = stdio(Fault::DiscoverLegacyOnly, "discover-legacy-only-pinned")
+        .protocol_version("2026-07-28")
+        .build()
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("2025-11-25"), "{error}");
 }
