@@ -229,3 +229,43 @@ async fn in_process_results_are_as_sent() {
     );
     client.close().await.unwrap();
 }
+
+/// `send_raw`: a request answered as sent, a notification not waited for, a numeric id
+/// refused on a pipe (rmcp numbers its own), and the session untouched.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn messages_sent_by_hand() {
+    let client = mcp_assured::McpAssured::client()
+        .service(mcp_assured_examples::ExampleServer::new())
+        .build()
+        .await
+        .unwrap();
+    assert_eq!(
+        client.protocol_version(),
+        "2026-07-28",
+        "the default negotiates"
+    );
+    let bare = json!({"jsonrpc": "2.0", "id": "by-hand-1", "method": "tools/list"});
+    let answer = client.send_raw(bare).await.unwrap();
+    assert_eq!(answer.error_code(), Some(-32602), "{answer:?}");
+    assert_eq!(answer.http_status, None);
+    let numeric = client
+        .send_raw(json!({"jsonrpc": "2.0", "id": 7, "method": "tools/list"}))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(numeric.contains("give a string id"), "{numeric}");
+    assert_eq!(client.list_tools().await.unwrap().len(), 15);
+    assert!(
+        client.stray_responses().is_empty(),
+        "{:?}",
+        client.stray_responses()
+    );
+    let started = std::time::Instant::now();
+    let quiet = client
+        .send_raw(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "none"}}))
+        .await
+        .unwrap();
+    assert_eq!(quiet.message, None);
+    assert!(started.elapsed() < std::time::Duration::from_secs(1));
+    client.close().await.unwrap();
+}

@@ -6,7 +6,10 @@
 use serde_json::{Value, json};
 
 use super::recorder::Recorder;
-use crate::{client::McpClient, error::code};
+use crate::{
+    client::McpClient,
+    error::{Error, code},
+};
 
 /// `UnsupportedProtocolVersionError` (2026-07-28).
 const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
@@ -108,6 +111,7 @@ async fn check_unsupported_version(client: &McpClient, report: &mut Recorder) {
     // Over HTTP the header says the same version, or the server rightly answers -32020.
     let header = [("MCP-Protocol-Version", Some(NO_SUCH_VERSION))];
     match client.send_raw_with_headers(message, &header).await {
+        Err(error) if cannot_send_by_hand(&error) => report.skip(NAME, error.to_string()),
         Err(error) => report.fail(NAME, format!("{expected}; sending it failed: {error}")),
         Ok(answer) => {
             let supported = answer
@@ -143,6 +147,7 @@ async fn check_missing_metadata(client: &McpClient, report: &mut Recorder) {
     let expected = "expected error -32602 (invalid params) for a `tools/list` without the \
                     `_meta` (protocolVersion, clientCapabilities) every 2026-07-28 request carries";
     match client.send_raw(message).await {
+        Err(error) if cannot_send_by_hand(&error) => report.skip(NAME, error.to_string()),
         Err(error) => report.fail(NAME, format!("{expected}; sending it failed: {error}")),
         Ok(answer) if answer.error_code() == Some(i64::from(code::INVALID_PARAMS)) => {
             report.pass(
@@ -189,6 +194,9 @@ async fn check_standard_headers(client: &McpClient, report: &mut Recorder) {
             .send_raw_with_headers(request(id), &[("Mcp-Method", header)])
             .await
         {
+            Err(error) if cannot_send_by_hand(&error) => {
+                return report.skip(NAME, error.to_string());
+            }
             Err(error) => problems.push(format!("{what}: {error}")),
             Ok(answer)
                 if answer.http_status == Some(400)
@@ -229,6 +237,12 @@ fn check_deprecated(client: &McpClient, report: &mut Recorder) {
     } else {
         report.pass(NAME, "no deprecated capability declared");
     }
+}
+
+/// The connection cannot carry a message sent by hand (OAuth, HTTP+SSE): the check does
+/// not apply, rather than fails.
+fn cannot_send_by_hand(error: &Error) -> bool {
+    matches!(error, Error::InvalidInput { .. })
 }
 
 fn shown(message: &Option<Value>) -> String {

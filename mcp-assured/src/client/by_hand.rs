@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use futures::StreamExt;
 use rmcp::model::RequestId;
 use serde_json::Value;
 
@@ -17,6 +18,8 @@ use crate::{
 
 /// How often an answer on the pipe is looked for.
 const LOOK_EVERY: Duration = Duration::from_millis(5);
+/// The most of an HTTP answer read.
+const MAX_BODY: usize = 16 * 1024 * 1024;
 
 impl McpClient {
     /// Sends `message` (a whole JSON-RPC message, `jsonrpc` and `id` included) exactly as
@@ -25,7 +28,9 @@ impl McpClient {
     /// its own with the connection's headers (credentials, custom headers), the revision's
     /// `MCP-Protocol-Version`, and on 2026-07-28 the standard `Mcp-Method` and `Mcp-Name`
     /// (without a session: use it on sessionless servers, as 2026-07-28 ones are).
-    /// HTTP+SSE is not supported. A notification gets no answer.
+    /// HTTP+SSE and OAuth connections are not supported (the token is rmcp's). A message
+    /// without both `method` and `id` (a notification, a response) gets no answer; on a pipe
+    /// a request's id must be a string, as rmcp numbers its own requests.
     ///
     /// ```no_run
     /// # async fn demo(client: mcp_assured::McpClient) -> mcp_assured::Result<()> {
@@ -51,12 +56,23 @@ impl McpClient {
         let method = describe(&message);
         match self.diagnostics().raw.get() {
             Some(RawChannel::Lines(write)) => {
-                let id = message.get("id").cloned();
-                if let Some(id) = &id
-                    && let Ok(id) = serde_json::from_value::<RequestId>(id.clone())
-                {
-                    // Its answer is expected: not a stray one.
-                    self.harness().state.stray_responses.sent(&id);
+                let is_request = message.get("method").is_some();
+                let id = message.get("id").cloned().filter(|_| is_request);
+                if let Some(id) = &id {
+                    if !id.is_string() {
+                        return Err(Error::invalid(
+                            "send_raw",
+                            format!(
+                                "the id {id} is a number, and rmcp numbers the session's own \
+                                 requests: give a string id (e.g. \"by-hand-1\") so the answers \
+                                 cannot be confused"
+                            ),
+                        ));
+                    }
+                    if let Ok(id) = serde_json::from_value::<RequestId>(id.clone()) {
+                        // Its answer is expected: not a stray one.
+                        self.harness().state.stray_responses.sent(&id);
+                    }
                 }
                 let mut line = serde_json::to_vec(&message)
                     .map_err(|error| Error::invalid("message", error.to_string()))?;
@@ -72,6 +88,11 @@ impl McpClient {
                 };
                 self.answer_on_the_pipe(&id, &method).await
             }
+            Some(RawChannel::Http(post)) if post.oauth => Err(Error::invalid(
+                "send_raw",
+                "the connection authorizes with OAuth, whose token rmcp holds: a message sent by \
+                 hand would go without it",
+            )),
             Some(RawChannel::Http(post)) => {
                 self.post_by_hand(post, &message, headers, &method).await
             }
@@ -85,9 +106,12 @@ impl McpClient {
 
     async fn answer_on_the_pipe(&self, id: &Value, method: &str) -> Result<RawAnswer> {
         let key = Key::Answer(id_text(id));
+        // A server that could not read the request answers under `null`.
+        let unread = Key::Answer(id_text(&Value::Null));
         let deadline = tokio::time::Instant::now() + self.timeout();
         loop {
-            if let Some(text) = self.diagnostics().wire.take(&key) {
+            let wire = &self.diagnostics().wire;
+            if let Some(text) = wire.take(&key).or_else(|| wire.take(&unread)) {
                 return Ok(RawAnswer::new(None, serde_json::from_str(&text).ok()));
             }
             if tokio::time::Instant::now() >= deadline || self.is_closed() {
@@ -113,22 +137,21 @@ impl McpClient {
             .iter()
             .filter_map(|(name, value)| Some((name.to_string(), value.to_str().ok()?.to_owned())))
             .collect();
-        headers.push((
-            "accept".into(),
-            "application/json, text/event-stream".into(),
-        ));
-        headers.push((
-            "mcp-protocol-version".into(),
-            self.protocol_version().to_owned(),
-        ));
-        if self.discovery().is_some() {
-            headers.extend(standard_headers(message));
-        }
-        for (name, value) in changes {
+        let mut set = |name: &str, value: Option<&str>| {
             headers.retain(|(held, _)| !held.eq_ignore_ascii_case(name));
             if let Some(value) = value {
-                headers.push(((*name).to_owned(), (*value).to_owned()));
+                headers.push((name.to_owned(), value.to_owned()));
             }
+        };
+        set("accept", Some("application/json, text/event-stream"));
+        set("mcp-protocol-version", Some(self.protocol_version()));
+        if self.discovery().is_some() {
+            for (name, value) in standard_headers(message) {
+                set(&name, Some(&value));
+            }
+        }
+        for (name, value) in changes {
+            set(name, *value);
         }
         let mut request = post.client.post(&post.url).json(message);
         for (name, value) in headers {
@@ -143,11 +166,29 @@ impl McpClient {
             .map_err(|_| self.timed_out(method))?
             .map_err(failed)?;
         let status = response.status().as_u16();
-        let body = tokio::time::timeout(self.timeout(), response.text())
+        let id = message.get("id").cloned().unwrap_or(Value::Null);
+        // Read until the answer is in (an SSE stream may stay open after it), or the end.
+        let mut chunks = response.bytes_stream();
+        let mut body = Vec::new();
+        let read = async {
+            while let Some(chunk) = chunks.next().await {
+                body.extend_from_slice(&chunk.map_err(failed)?);
+                if body.len() > MAX_BODY {
+                    break;
+                }
+                let text = String::from_utf8_lossy(&body);
+                if serde_json::from_str::<Value>(&text).is_err()
+                    && answer_in_body(&text, &id).is_some()
+                {
+                    break;
+                }
+            }
+            Ok::<_, Error>(())
+        };
+        tokio::time::timeout(self.timeout(), read)
             .await
-            .map_err(|_| self.timed_out(method))?
-            .map_err(failed)?;
-        let answer = message.get("id").and_then(|id| answer_in_body(&body, id));
+            .map_err(|_| self.timed_out(method))??;
+        let answer = answer_in_body(&String::from_utf8_lossy(&body), &id);
         Ok(RawAnswer::new(Some(status), answer))
     }
 
@@ -173,7 +214,11 @@ fn standard_headers(message: &Value) -> Vec<(String, String)> {
         "tasks/get" | "tasks/update" | "tasks/cancel" => message.pointer("/params/taskId"),
         _ => None,
     };
-    if let Some(name) = name.and_then(Value::as_str) {
+    // A value a header cannot carry as it is (rmcp would encode it) is left out.
+    let plain = |name: &&str| {
+        name.bytes().all(|b| b.is_ascii_graphic() || b == b' ') && name.trim() == *name
+    };
+    if let Some(name) = name.and_then(Value::as_str).filter(plain) {
         headers.push(("mcp-name".into(), name.to_owned()));
     }
     headers

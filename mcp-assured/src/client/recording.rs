@@ -38,6 +38,7 @@ pub(crate) struct Recording<T> {
 
 impl<T> Recording<T> {
     pub(crate) fn new(inner: T, harness: &Harness, diagnostics: &Arc<Diagnostics>) -> Self {
+        diagnostics.wire.forget_unanswered();
         Recording {
             inner,
             harness: harness.clone(),

@@ -64,8 +64,9 @@ impl ListedItem for ResourceTemplate {
 }
 
 impl<T: ListedItem> Listed<T> {
-    /// Pairs typed items with the JSON they came as; an item whose JSON is missing (a page
-    /// whose text could not be had) gets its typed value's.
+    /// Pairs typed items with the JSON they came as. When the JSON does not match the items
+    /// one for one (a page whose text could not be had), every item gets its typed value's
+    /// JSON instead.
     pub(crate) fn new(items: Vec<T>, mut wire: Vec<Value>) -> Self {
         if wire.len() != items.len() {
             wire = items

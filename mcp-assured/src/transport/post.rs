@@ -117,8 +117,9 @@ impl Post<'_> {
         }
         let content_length = response.content_length();
         if !status.is_success() {
+            let declared = response.headers().get(header::CONTENT_TYPE).cloned();
             let body = match bounded_body(response, content_length, MAX_ERROR_BODY).await {
-                Ok(body) => String::from_utf8_lossy(&body).into_owned(),
+                Ok(body) => text_of(body, declared).await,
                 Err(error @ StreamableHttpError::ResponseBodyTooLarge { .. }) => {
                     return Err(status_error.map(Into::into).unwrap_or(error));
                 }
@@ -275,6 +276,21 @@ async fn bounded_body(
     Ok(body)
 }
 
+/// A body as text, decoded as reqwest does (the charset its `Content-Type` names, a BOM
+/// dropped), as rmcp reads a failed answer.
+async fn text_of(body: Vec<u8>, content_type: Option<HeaderValue>) -> String {
+    let mut buffered = http::Response::new(body);
+    if let Some(content_type) = content_type {
+        buffered
+            .headers_mut()
+            .insert(header::CONTENT_TYPE, content_type);
+    }
+    reqwest::Response::from(buffered)
+        .text()
+        .await
+        .unwrap_or_else(|_| "<failed to read response body>".to_owned())
+}
+
 /// The first 256 bytes of a body, for a message.
 fn preview(body: &[u8]) -> Cow<'_, str> {
     if body.is_empty() {
@@ -297,37 +313,62 @@ where
     S: Stream<Item = reqwest::Result<bytes::Bytes>> + Send + 'static,
 {
     let mut limit = EventLimit::default();
-    let bounded = chunks.map(move |chunk| {
-        let chunk = chunk.map_err(std::io::Error::other)?;
-        limit.take(&chunk)?;
-        Ok::<_, std::io::Error>(chunk)
+    // The stream ends at the first error, as rmcp's does. Unlike rmcp's, the error is an I/O
+    // error (rmcp's own type is private), so rmcp may try to resume the stream once.
+    let bounded = chunks.scan(false, move |failed, chunk| {
+        if *failed {
+            return std::future::ready(None);
+        }
+        let checked = chunk
+            .map_err(std::io::Error::other)
+            .and_then(|chunk| limit.take(&chunk).map(|()| chunk));
+        *failed = checked.is_err();
+        std::future::ready(Some(checked))
     });
     SseStream::from_bytes_stream(bounded).boxed()
 }
 
-/// Counts the bytes of the event being read: an event ends at a blank line.
+/// Counts the bytes of the event being read: an event ends at a blank line, lines ending in
+/// `\n`, `\r\n` or `\r`.
 #[derive(Default)]
 struct EventLimit {
     in_event: usize,
     after_newline: bool,
+    after_cr: bool,
 }
 
 impl EventLimit {
     fn take(&mut self, chunk: &[u8]) -> std::io::Result<()> {
         for &byte in chunk {
-            match byte {
-                b'\r' => continue,
-                b'\n' if self.after_newline => self.in_event = 0,
-                b'\n' => self.after_newline = true,
-                _ => {
-                    self.after_newline = false;
-                    self.in_event += 1;
-                    if self.in_event > MAX_SSE_EVENT {
-                        return Err(std::io::Error::other(format!(
-                            "an SSE event longer than {MAX_SSE_EVENT} bytes"
-                        )));
-                    }
+            let newline = match byte {
+                // The `\n` of a `\r\n`: that line has ended already.
+                b'\n' if self.after_cr => {
+                    self.after_cr = false;
+                    continue;
                 }
+                b'\n' => true,
+                b'\r' => {
+                    self.after_cr = true;
+                    true
+                }
+                _ => {
+                    self.after_cr = false;
+                    false
+                }
+            };
+            if newline {
+                if self.after_newline {
+                    self.in_event = 0;
+                }
+                self.after_newline = true;
+                continue;
+            }
+            self.after_newline = false;
+            self.in_event += 1;
+            if self.in_event > MAX_SSE_EVENT {
+                return Err(std::io::Error::other(format!(
+                    "an SSE event longer than {MAX_SSE_EVENT} bytes"
+                )));
             }
         }
         Ok(())
@@ -358,5 +399,10 @@ mod tests {
         assert_eq!(limit.in_event, 8);
         limit.take(b"\n").unwrap();
         assert_eq!(limit.in_event, 0);
+        limit.take(b"data: 1\r\rdata: 22\r").unwrap();
+        assert_eq!(
+            limit.in_event, 8,
+            "a bare \\r ends a line, two end the event"
+        );
     }
 }

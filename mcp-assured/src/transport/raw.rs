@@ -42,6 +42,8 @@ pub(crate) struct HttpPost {
     pub(crate) client: reqwest::Client,
     pub(crate) url: String,
     pub(crate) headers: HashMap<HeaderName, HeaderValue>,
+    /// Whether the connection authorizes with OAuth (whose token rmcp holds).
+    pub(crate) oauth: bool,
 }
 
 /// Where the transport leaves its channel, set once.

@@ -6,7 +6,7 @@ use std::{collections::HashMap, sync::Arc, time::Duration};
 use futures::{StreamExt, stream::BoxStream};
 use http::{HeaderName, HeaderValue};
 use rmcp::{
-    model::{ClientJsonRpcMessage, JsonRpcMessage, RequestId},
+    model::{ClientJsonRpcMessage, JsonRpcMessage, RequestId, ServerJsonRpcMessage},
     transport::{
         StreamableHttpClientTransport,
         auth::AuthClient,
@@ -58,6 +58,7 @@ pub(crate) async fn transport(
         client: capturing.inner.clone(),
         url: target.url.clone(),
         headers: headers.clone(),
+        oauth: target.credentials.oauth_settings().is_some(),
     }));
     let oauth = match target.credentials.oauth_settings() {
         Some(settings) => Some(
@@ -165,7 +166,11 @@ impl Capturing {
                 else {
                     return;
                 };
-                diagnostics.wire.arrived(data.as_bytes());
+                // Only what rmcp will decode too: an event it skips must not wait to be paired
+                // with the next message of its kind.
+                if serde_json::from_str::<ServerJsonRpcMessage>(data).is_ok() {
+                    diagnostics.wire.arrived(data.as_bytes());
+                }
                 // rmcp ends a request's stream at its first response, whatever the id: one
                 // under another id takes the place of the answer, which is then lost.
                 if let Some(request) = &request

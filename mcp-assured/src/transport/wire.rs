@@ -36,6 +36,14 @@ impl Key {
     }
 }
 
+/// An id as sent, in the form rmcp's decoding of it is keyed by (`1.0` is rmcp's `1`).
+fn canonical_id(id: Value) -> String {
+    match serde_json::from_value::<rmcp::model::RequestId>(id.clone()) {
+        Ok(id) => id_text(&id),
+        Err(_) => id.to_string(),
+    }
+}
+
 /// A request id as JSON text, the form messages are keyed by.
 pub(crate) fn id_text(id: &impl serde::Serialize) -> String {
     serde_json::to_string(id).unwrap_or_default()
@@ -72,10 +80,10 @@ impl WireInbox {
             return;
         };
         let key = match (head.method, head.id) {
-            (Some(_), Some(id)) => Key::Request(id.to_string()),
+            (Some(_), Some(id)) => Key::Request(canonical_id(id)),
             (Some(method), None) => Key::Notification(method),
             (None, id) if head.result.is_some() || head.error.is_some() => {
-                Key::Answer(id.unwrap_or(Value::Null).to_string())
+                Key::Answer(canonical_id(id.unwrap_or(Value::Null)))
             }
             _ => return,
         };
@@ -94,6 +102,14 @@ impl WireInbox {
             .iter()
             .rposition(|(key, _)| matches!(key, Key::Answer(id) if matches(id)))?;
         waiting.remove(at).map(|(_, text)| text)
+    }
+
+    /// Forgets the notifications and requests of the server's waiting: sent before the client
+    /// began to record (during the `server/discover` probe, which reads past them), they
+    /// would otherwise be paired with later ones of the same method.
+    pub(crate) fn forget_unanswered(&self) {
+        self.waiting()
+            .retain(|(key, _)| matches!(key, Key::Answer(_)));
     }
 
     /// The first message waiting under `key`, taken.
@@ -148,5 +164,24 @@ mod tests {
         }
         assert_eq!(inbox.take(&Key::answer(&0)), None);
         assert!(inbox.take(&Key::answer(&KEPT)).is_some());
+    }
+
+    #[test]
+    fn an_id_is_keyed_as_rmcp_reads_it() {
+        let inbox = WireInbox::default();
+        inbox.arrived(br#"{"jsonrpc":"2.0","id":1.0,"result":{}}"#);
+        assert!(
+            inbox
+                .take(&Key::answer(&rmcp::model::RequestId::Number(1)))
+                .is_some()
+        );
+        inbox.arrived(br#"{"jsonrpc":"2.0","method":"notifications/message","params":{}}"#);
+        inbox.arrived(br#"{"jsonrpc":"2.0","id":2,"result":{}}"#);
+        inbox.forget_unanswered();
+        assert_eq!(
+            inbox.take(&Key::Notification("notifications/message".into())),
+            None
+        );
+        assert!(inbox.take(&Key::answer(&2)).is_some());
     }
 }

@@ -88,6 +88,9 @@ pub enum Fault {
     /// stdio, 2026-07-28: a request without its `_meta` is served (the proxy gives it the
     /// metadata of the request before), instead of refused with -32602.
     MetadataOptional,
+    /// stdio: a `notifications/message` (data `"probed"`) is sent just before the answer to
+    /// the client's `server/discover` probe, which reads past it.
+    NoisyProbe,
     /// stdio: `server/discover` is answered with `supportedVersions` of the handshake only
     /// (`["2025-11-25"]`): a client negotiating the newest revision uses `initialize`.
     DiscoverLegacyOnly,
@@ -99,7 +102,7 @@ pub enum Fault {
 
 impl Fault {
     /// Every fault with its command-line name.
-    pub const ALL: [(&'static str, Fault); 24] = [
+    pub const ALL: [(&'static str, Fault); 25] = [
         ("none", Fault::None),
         ("exit-at-start", Fault::ExitAtStart),
         ("crash-on-initialize", Fault::CrashOnInitialize),
@@ -124,6 +127,7 @@ impl Fault {
         ("metadata-optional", Fault::MetadataOptional),
         ("method-header-ignored", Fault::MethodHeaderIgnored),
         ("discover-legacy-only", Fault::DiscoverLegacyOnly),
+        ("noisy-probe", Fault::NoisyProbe),
     ];
 
     /// The command-line name, e.g. `partial-json`.

@@ -85,6 +85,12 @@ pub async fn serve_stdio(server: FaultServer, fault: Fault) -> io::Result<()> {
                 write_faulty_answer(&mut stdout, fault, &line, message).await?;
             } else if answers_broken_discover {
                 let mut message = message;
+                if fault == Fault::NoisyProbe {
+                    let noise = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"probed"}}"#;
+                    write_line(&mut stdout, noise).await?;
+                    write_line(&mut stdout, &line).await?;
+                    continue;
+                }
                 if let Some(result) = message.get_mut("result").and_then(Value::as_object_mut) {
                     if fault == Fault::DiscoverLegacyOnly {
                         let legacy = Value::from(vec![Value::from("2025-11-25")]);
@@ -123,7 +129,7 @@ impl Discovers {
         self.seen += 1;
         let broken = match fault {
             Fault::DiscoverWithoutVersions => self.seen > 1,
-            Fault::DiscoverLegacyOnly => true,
+            Fault::DiscoverLegacyOnly | Fault::NoisyProbe => true,
             _ => false,
         };
         if broken {

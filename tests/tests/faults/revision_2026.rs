@@ -186,3 +186,31 @@ async fn a_discover_of_legacy_versions_only_falls_back_to_initialize() {
         .to_string();
     assert!(error.contains("2025-11-25"), "{error}");
 }
+
+/// A notification the server sends before answering the probe is not recorded (the probe
+/// reads past it), and does not lend its text to the next notification of its kind.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_notification_before_the_probes_answer_is_not_paired_with_a_later_one() {
+    let client = stdio(Fault::NoisyProbe, "noisy-probe")
+        .newest_protocol()
+        .build()
+        .await
+        .unwrap();
+    client
+        .call_tool("flood", serde_json::json!({"count": 2}))
+        .await
+        .unwrap();
+    let data: Vec<serde_json::Value> = client
+        .notifications()
+        .into_iter()
+        .filter(|n| n.method == "notifications/message")
+        .map(|n| n.params["data"].clone())
+        .collect();
+    assert_eq!(
+        data,
+        [
+            serde_json::json!({"flood": 0}),
+            serde_json::json!({"flood": 1})
+        ]
+    );
+}
