@@ -182,6 +182,7 @@ pub use results::{
     listed::{Listed, ListedItem},
     mcp::{PromptResult, ResourceResult, ToolResult},
     notification::{LogMessage, Notification, Progress},
+    sent::Sent,
     task::{Task, TaskStatus},
     wire::Wire,
 };

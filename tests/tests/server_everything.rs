@@ -621,6 +621,7 @@ async fn completes_prompt_and_template_arguments(transport: Transport) {
         )
         .await
         .unwrap()
+        .into_inner()
         .completion;
     assert_eq!(departments.values, ["Sales", "Support"]);
     assert_eq!(
@@ -664,6 +665,7 @@ async fn completes_prompt_and_template_arguments(transport: Transport) {
         .complete(Reference::for_prompt("args-prompt"), "city", "P")
         .await
         .unwrap()
+        .into_inner()
         .completion;
     assert!(free.values.is_empty());
     assert_eq!(free.total, None);

@@ -151,6 +151,19 @@ async fn results_carry_their_message(transport: Transport) {
     assert_eq!(wire.pointer("/content/0/text"), Some(&json!("Echo: hi")));
     assert_eq!(result.json(), *wire.json());
     assert_eq!(serde_json::to_value(&result).unwrap(), *wire.json());
+    // A page of a listing, rmcp's type, keeps its message too.
+    let page = client.list_tools_page(None).await.unwrap();
+    let sent = page.wire().expect("the page's message");
+    assert!(
+        sent.json()["tools"]
+            .as_array()
+            .is_some_and(|tools| tools.iter().all(|tool| tool["execution"].is_object())),
+        "{sent:?}"
+    );
+    assert_eq!(
+        page.tools.len(),
+        sent.json()["tools"].as_array().unwrap().len()
+    );
 }
 
 /// A response that comes as a plain JSON body (the Python SDK's `json_response=True`) is

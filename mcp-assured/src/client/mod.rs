@@ -47,10 +47,11 @@ pub use self::{
     server_requests::{IntoAnswer, ServerRequest, elicitation_defaults},
     subscription::{Subscription, Subscriptions},
 };
-use self::{connect::Connection, handler::Harness, listed_tools::Listing, pending::WithWire};
+use self::{connect::Connection, handler::Harness, listed_tools::Listing};
 use crate::{
     error::{Error, Result},
     results::listed::{Listed, ListedItem},
+    results::sent::Sent,
     results::wire::{Member, Wire},
     results::{
         mcp::{PromptResult, ResourceResult, ToolResult},
@@ -461,7 +462,7 @@ impl McpClient {
     }
 
     /// One page of `tools/list`; pass the previous page's `next_cursor` to get the next.
-    pub async fn list_tools_page(&self, cursor: Option<String>) -> Result<ListToolsResult> {
+    pub async fn list_tools_page(&self, cursor: Option<String>) -> Result<Sent<ListToolsResult>> {
         let request = ClientRequest::ListToolsRequest(paginated(cursor));
         self.send(request, "tools/list", "").await
     }
@@ -586,7 +587,10 @@ impl McpClient {
     }
 
     /// One page of `resources/list`.
-    pub async fn list_resources_page(&self, cursor: Option<String>) -> Result<ListResourcesResult> {
+    pub async fn list_resources_page(
+        &self,
+        cursor: Option<String>,
+    ) -> Result<Sent<ListResourcesResult>> {
         let request = ClientRequest::ListResourcesRequest(paginated(cursor));
         self.send(request, "resources/list", "").await
     }
@@ -605,7 +609,7 @@ impl McpClient {
     pub async fn list_resource_templates_page(
         &self,
         cursor: Option<String>,
-    ) -> Result<ListResourceTemplatesResult> {
+    ) -> Result<Sent<ListResourceTemplatesResult>> {
         let request = ClientRequest::ListResourceTemplatesRequest(paginated(cursor));
         self.send(request, "resources/templates/list", "").await
     }
@@ -644,7 +648,10 @@ impl McpClient {
     }
 
     /// One page of `prompts/list`.
-    pub async fn list_prompts_page(&self, cursor: Option<String>) -> Result<ListPromptsResult> {
+    pub async fn list_prompts_page(
+        &self,
+        cursor: Option<String>,
+    ) -> Result<Sent<ListPromptsResult>> {
         let request = ClientRequest::ListPromptsRequest(paginated(cursor));
         self.send(request, "prompts/list", "").await
     }
@@ -686,13 +693,16 @@ impl McpClient {
         reference: Reference,
         argument: &str,
         value: &str,
-    ) -> Result<CompleteResult> {
+    ) -> Result<Sent<CompleteResult>> {
         let params = CompleteRequestParams::new(reference, ArgumentInfo::new(argument, value));
         self.complete_with(params).await
     }
 
     /// `completion/complete` with every field under the test's control (e.g. `context`).
-    pub async fn complete_with(&self, params: CompleteRequestParams) -> Result<CompleteResult> {
+    pub async fn complete_with(
+        &self,
+        params: CompleteRequestParams,
+    ) -> Result<Sent<CompleteResult>> {
         let request = ClientRequest::CompleteRequest(Request::new(params));
         self.send(request, "completion/complete", "").await
     }
@@ -832,8 +842,8 @@ impl McpClient {
         let mut cursor = None;
         let mut seen = std::collections::HashSet::new();
         for _ in 0..MAX_PAGES {
-            let WithWire(page, wire): WithWire<P> =
-                self.send(request(cursor.take()), method, "").await?;
+            let answer: Sent<P> = self.send(request(cursor.take()), method, "").await?;
+            let (page, wire) = answer.into_parts();
             let (mut batch, next) = split(page);
             match wire
                 .as_ref()

@@ -23,6 +23,7 @@ use crate::{
     results::mcp::{PromptResult, ResourceResult, ToolResult},
     results::notification::PROGRESS,
     results::notification::Progress,
+    results::sent::Sent,
     results::wire::{Member, Wire},
     transport::wire::Key,
 };
@@ -40,16 +41,13 @@ pub trait FromServerResult: Sized {
 }
 
 /// A result beside the response it came in, as sent.
-#[derive(Debug)]
-pub(crate) struct WithWire<T>(pub(crate) T, pub(crate) Option<Wire>);
-
-impl<T: FromServerResult> FromServerResult for WithWire<T> {
+impl<T: FromServerResult> FromServerResult for Sent<T> {
     fn from_server_result(
         result: ServerResult,
         subject: &str,
         wire: Option<Wire>,
     ) -> Result<Self, Box<ServerResult>> {
-        T::from_server_result(result, subject, wire.clone()).map(|typed| WithWire(typed, wire))
+        T::from_server_result(result, subject, wire.clone()).map(|typed| Sent::new(typed, wire))
     }
 }
 

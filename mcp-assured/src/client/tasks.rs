@@ -10,12 +10,13 @@ use std::time::Duration;
 use rmcp::model::{CallToolResult, ClientRequest, CustomRequest};
 use serde_json::{Map, Value, json};
 
-use super::{McpClient, pending::WithWire};
+use super::McpClient;
 use crate::{
     error::{Error, Result},
     results::{
         mcp::ToolResult,
         notification::Notification,
+        sent::Sent,
         task::{Task, TaskStatus},
     },
 };
@@ -108,13 +109,14 @@ impl McpClient {
     /// timeout; see [`with_timeout`](Self::with_timeout) for a longer one.
     pub async fn task_result(&self, task_id: &str) -> Result<ToolResult> {
         let method = format!("tasks/result {task_id}");
-        let WithWire(answer, wire): WithWire<Value> = self
+        let sent: Sent<Value> = self
             .send(
                 request("tasks/result", json!({ "taskId": task_id })),
                 &method,
                 "",
             )
             .await?;
+        let (answer, wire) = sent.into_parts();
         let result: CallToolResult =
             serde_json::from_value(answer.clone()).map_err(|error| Error::UnexpectedResponse {
                 method: method.clone(),
@@ -219,8 +221,8 @@ impl McpClient {
 
     /// Sends a request rmcp has no type for; returns its result as the server sent it.
     async fn custom(&self, method: &str, params: Value, described: &str) -> Result<Value> {
-        let WithWire(answer, _) = self.send(request(method, params), described, "").await?;
-        Ok(answer)
+        let sent: Sent<Value> = self.send(request(method, params), described, "").await?;
+        Ok(sent.into_inner())
     }
 }
 

@@ -8,5 +8,6 @@ pub(crate) mod listed;
 pub(crate) mod mcp;
 pub(crate) mod notification;
 pub(crate) mod rest;
+pub(crate) mod sent;
 pub(crate) mod task;
 pub(crate) mod wire;
