@@ -20,6 +20,16 @@ async fn on_2026(fault: Fault) -> McpClient {
     client
 }
 
+/// A client negotiating the newest revision with the server at `url`.
+async fn newest_at(url: &str) -> McpClient {
+    McpAssured::client()
+        .base_uri(url)
+        .newest_protocol()
+        .build()
+        .await
+        .unwrap()
+}
+
 /// Runs the checks; asserts `failing` failed with a message containing `says`, and every
 /// other 2026 check passed or (not over HTTP) was skipped.
 async fn only_this_fails(client: &McpClient, failing: Option<(&str, &str)>) {
@@ -106,13 +116,7 @@ async fn the_python_sdks_2026_peer_passes_over_stdio_and_http() {
         "/mcp",
     )
     .await;
-    let client = McpAssured::client()
-        .base_uri(server.url().unwrap())
-        .newest_protocol()
-        .build()
-        .await
-        .unwrap();
-    only_this_fails(&client, None).await;
+    only_this_fails(&newest_at(server.url().unwrap()).await, None).await;
 }
 
 /// On an older revision they do not apply.
@@ -146,12 +150,7 @@ async fn a_server_that_ignores_the_method_header_fails() {
         ),
     ] {
         let server = http_server(fault, fault.name()).await;
-        let client = McpAssured::client()
-            .base_uri(server.url().unwrap())
-            .newest_protocol()
-            .build()
-            .await
-            .unwrap();
+        let client = newest_at(server.url().unwrap()).await;
         assert_eq!(client.protocol_version(), "2026-07-28");
         only_this_fails(&client, failing).await;
         let deprecated = client.check().await;
