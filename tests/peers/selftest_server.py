@@ -4,6 +4,7 @@ convention), and malformed metadata and results.
 
     python3 selftest_server.py            # the mcp.test.* suite below, plus an ordinary tool
     python3 selftest_server.py --broken   # a server that breaks the protocol checks
+    python3 selftest_server.py --answers-anything   # answers any unknown method with {}
     python3 selftest_server.py --hang     # answers initialize, then nothing
 
 Its `mcp.test.*` tools: two that pass (one needs an `echo` argument), one that fails, one
@@ -209,6 +210,9 @@ def handle(message):
             send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32602, "message": f"Unknown tool: {params.get('name')}"}})
         else:
             send({"jsonrpc": "2.0", "id": ident, "result": result})
+    elif ANSWERS_ANYTHING:
+        # Wrong: an unknown method is -32601, not an empty result.
+        send({"jsonrpc": "2.0", "id": ident, "result": {}})
     else:
         send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32601, "message": f"Method not found: {method}"}})
 
@@ -224,6 +228,7 @@ def main():
 
 BROKEN = "--broken" in sys.argv[1:]
 HANG = "--hang" in sys.argv[1:]
+ANSWERS_ANYTHING = "--answers-anything" in sys.argv[1:]
 
 if __name__ == "__main__":
     main()

@@ -237,6 +237,23 @@ async fn server_everything_verdicts(client: McpClient) {
     assert_eq!((report.passed(), report.skipped()), (15, 6), "{report}");
 }
 
+/// A server that answers an unknown method with a result: the failure says what was
+/// expected, not only what came.
+#[mcp_test(
+    server = command("python3", SELFTEST_SERVER, "--answers-anything"),
+    protocol = "2025-11-25"
+)]
+async fn an_unknown_method_answered_says_what_was_expected(client: McpClient) {
+    let report = client.check().await;
+    let entry = report.entry("errors.unknown_method").unwrap();
+    assert_eq!(entry.status, Status::Failed, "{report}");
+    assert_eq!(
+        entry.message,
+        "expected JSON-RPC -32601 (method not found) for an unknown method, but it was answered \
+         with a result: {}"
+    );
+}
+
 /// A server that stops answering: ping fails once, the rest is skipped rather than each
 /// check waiting out its own timeout.
 #[mcp_test(

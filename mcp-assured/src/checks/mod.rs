@@ -532,8 +532,17 @@ async fn check_unknown_method(client: &McpClient, report: &mut Recorder) {
         Err(error) if error.code() == Some(code::METHOD_NOT_FOUND) => {
             report.pass(NAME, "refused with -32601 (method not found)");
         }
-        Err(error) => report.fail(NAME, format!("expected JSON-RPC -32601, got: {error}")),
-        Ok(result) => report.fail(NAME, format!("an unknown method answered: {result}")),
+        Err(error) => report.fail(
+            NAME,
+            format!("expected JSON-RPC -32601 (method not found), got: {error}"),
+        ),
+        Ok(result) => report.fail(
+            NAME,
+            format!(
+                "expected JSON-RPC -32601 (method not found) for an unknown method, but it was \
+                 answered with a result: {result}"
+            ),
+        ),
     }
 }
 
