@@ -42,7 +42,11 @@ pub async fn serve_stdio(server: CompanionServer) -> Result<(), Box<dyn std::err
 pub async fn serve_http(listener: TcpListener, server: CompanionServer) -> io::Result<()> {
     let shutdown = CancellationToken::new();
     let _end_sessions = shutdown.clone().drop_guard();
-    let config = StreamableHttpServerConfig::default().with_cancellation_token(shutdown);
+    // Loopback hosts only (rmcp's default), and browser pages from loopback origins only:
+    // no web page elsewhere reaches the server through DNS rebinding.
+    let config = StreamableHttpServerConfig::default()
+        .with_allowed_origins(["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"])
+        .with_cancellation_token(shutdown);
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),

@@ -47,7 +47,11 @@ pub async fn serve_hybrid(
 
 /// rmcp's streamable HTTP service at `/mcp`; its sessions end when `shutdown` is cancelled.
 fn mcp_router(server: WeatherServer, shutdown: CancellationToken) -> Router {
-    let config = StreamableHttpServerConfig::default().with_cancellation_token(shutdown);
+    // Loopback hosts only (rmcp's default), and browser pages from loopback origins only:
+    // no web page elsewhere reaches the server through DNS rebinding.
+    let config = StreamableHttpServerConfig::default()
+        .with_allowed_origins(["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"])
+        .with_cancellation_token(shutdown);
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),

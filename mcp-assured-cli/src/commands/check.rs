@@ -28,6 +28,24 @@ pub(crate) struct CheckArgs {
     /// Skip the server's own mcp.test.* tools.
     #[arg(long)]
     no_server_tests: bool,
+    /// A token the server issued that has expired: check that the server refuses it with
+    /// 401 (auth.tokens_refused). Never printed.
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "MCP_ASSURED_EXPIRED_TOKEN",
+        hide_env_values = true
+    )]
+    expired_token: Option<String>,
+    /// A token issued for another resource (another audience): check that the server
+    /// refuses it with 401 (auth.tokens_refused). Never printed.
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "MCP_ASSURED_OTHER_AUDIENCE_TOKEN",
+        hide_env_values = true
+    )]
+    other_audience_token: Option<String>,
     /// A hybrid server's REST base URL (`GET /mcp/tools`, `POST /mcp/tools/{name}/execute`):
     /// also check that it agrees with the MCP side. Sends the same headers and bearer token.
     #[arg(long, value_name = "URL")]
@@ -38,6 +56,12 @@ pub(crate) struct CheckArgs {
 
 pub(crate) async fn run(args: CheckArgs) -> ExitCode {
     let mut options = CheckOptions::default();
+    if let Some(token) = &args.expired_token {
+        options = options.expired_token(token);
+    }
+    if let Some(token) = &args.other_audience_token {
+        options = options.other_audience_token(token);
+    }
     let mut parity = ParityOptions::new();
     for pair in &args.tool_args {
         let Some((tool, json)) = pair.split_once('=') else {
@@ -70,6 +94,25 @@ pub(crate) async fn run(args: CheckArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let server = client.server_info().clone();
+    let target = args.target.describe();
+    // The text goes out as each check ends; JSON and JUnit are written once, at the end.
+    let text = !args.json;
+    let colour = colour();
+    if text {
+        println!(
+            "{} {} on protocol {} ({target})",
+            server.name, server.version, server.protocol_version,
+        );
+        options = options.progress(move |entry| println!("{}", entry.text().colour(colour)));
+    }
+    let print_all = |part: &Report| {
+        if text {
+            for entry in part {
+                println!("{}", entry.text().colour(colour));
+            }
+        }
+    };
     // One report for the text and JUnit; the JSON keeps each part under its own key.
     let mut report = Report::default();
     let mut json_report = Map::new();
@@ -83,19 +126,17 @@ pub(crate) async fn run(args: CheckArgs) -> ExitCode {
             let discovery = Entry::new(server_tests::SUITE, "discovery", Status::Failed, message);
             Report::from_iter([discovery])
         });
+        print_all(&tests);
         add("server_tests", tests);
     }
     add("protocol_checks", client.check_with(&options).await);
     if let Some(rest) = &rest {
-        add(
-            "parity_checks",
-            check_parity_with(&client, rest, &parity).await,
-        );
+        let parity_report = check_parity_with(&client, rest, &parity).await;
+        print_all(&parity_report);
+        add("parity_checks", parity_report);
     }
-    let server = client.server_info().clone();
     let _ = client.close().await;
 
-    let target = args.target.describe();
     if let Some(path) = &args.junit {
         let xml = report
             .junit("mcp-assured check")
@@ -115,11 +156,7 @@ pub(crate) async fn run(args: CheckArgs) -> ExitCode {
             serde_json::to_string_pretty(&Value::Object(json_report)).unwrap_or_default()
         );
     } else {
-        println!(
-            "{} {} on protocol {} ({target})",
-            server.name, server.version, server.protocol_version,
-        );
-        println!("{}", report.text().colour(colour()));
+        println!("{}", report.summary());
     }
     if report.is_success() {
         ExitCode::SUCCESS

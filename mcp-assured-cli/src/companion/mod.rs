@@ -13,9 +13,10 @@ use std::{sync::Arc, time::Instant};
 use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     model::{
-        CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
-        Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-        Tool,
+        CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
+        CustomRequest, CustomResult, ErrorCode, Implementation, ListPromptsResult,
+        ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+        ServerCapabilities, ServerConfig, Tool,
     },
     service::RequestContext,
 };
@@ -90,6 +91,41 @@ impl ServerHandler for CompanionServer {
         }
     }
 
+    // rmcp answers these with empty results by default; the companion advertises neither
+    // completions, resources nor prompts, so it refuses them as MCP asks: -32601.
+
+    async fn complete(
+        &self,
+        _request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        Err(not_offered("completion/complete"))
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Err(not_offered("prompts/list"))
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Err(not_offered("resources/list"))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Err(not_offered("resources/templates/list"))
+    }
+
     /// rmcp hands over every request it could not read as a known one: an unknown method,
     /// or a known one whose params do not fit (`tools/call` without `name`). Say which.
     async fn on_custom_request(
@@ -103,6 +139,18 @@ impl ServerHandler for CompanionServer {
 
 /// The methods the companion answers.
 const METHODS: [&str; 4] = ["initialize", "ping", "tools/list", "tools/call"];
+
+/// -32601 for a method of a capability the companion does not advertise.
+fn not_offered(method: &str) -> ErrorData {
+    ErrorData::new(
+        ErrorCode::METHOD_NOT_FOUND,
+        format!(
+            "`{method}` is not offered: mcp-assured advertises tools only, and answers {}",
+            METHODS.join(", ")
+        ),
+        None,
+    )
+}
 
 fn unreadable_request(request: &CustomRequest) -> ErrorData {
     let method = request.method.as_str();

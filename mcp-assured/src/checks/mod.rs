@@ -33,11 +33,18 @@
 //! and -32020) and `capabilities.deprecated` (a warning for `logging`, which SEP-2577
 //! deprecates).
 
+mod auth;
+mod http_probe;
+mod http_transport;
 mod parity;
 mod recorder;
 mod revision_2026;
 
-use std::collections::{BTreeMap, HashSet};
+use std::{
+    collections::{BTreeMap, HashSet},
+    fmt,
+    sync::Arc,
+};
 
 use serde_json::{Value, json};
 
@@ -48,7 +55,8 @@ use self::recorder::Recorder;
 use crate::{
     client::McpClient,
     error::{Error, code},
-    report::Report,
+    report::{Entry, Report},
+    secret::Secret,
     server_tests::{is_test_tool, valid_object},
 };
 
@@ -56,7 +64,7 @@ use crate::{
 pub const SUITE: &str = "protocol-checks";
 
 /// The name of every check, in the order they run (a report has exactly these).
-pub const CHECKS: [&str; 23] = [
+pub const CHECKS: [&str; 38] = [
     "initialize",
     "ping",
     "capabilities.logging",
@@ -80,20 +88,72 @@ pub const CHECKS: [&str; 23] = [
     "requests.missing_metadata",
     "http.standard_headers",
     "capabilities.deprecated",
+    "http.host_validation",
+    "http.origin_validation",
+    "http.session_required",
+    "http.session_unknown",
+    "http.protocol_version_header",
+    "http.accepted_with_202",
+    "http.accept",
+    "http.get_stream",
+    "http.resumability",
+    "http.concurrent_streams",
+    "http.session_delete",
+    "auth.challenge",
+    "auth.protected_resource_metadata",
+    "auth.authorization_server_metadata",
+    "auth.tokens_refused",
 ];
 
 /// The checks of what only protocol 2026-07-28 asks (the last of [`CHECKS`]); skipped on
 /// older revisions.
 pub const REVISION_2026_CHECKS: [&str; 5] = revision_2026::NAMES;
 
+/// The checks of the HTTP transport (run when the server is reached over HTTP; the older
+/// HTTP+SSE transport gets those that apply to it).
+pub const HTTP_TRANSPORT_CHECKS: [&str; 11] = http_transport::NAMES;
+
+/// The checks of authorization (run when the server answers a request without credentials
+/// with 401).
+pub const AUTH_CHECKS: [&str; 4] = auth::NAMES;
+
 /// How many pages a listing may have before the pagination check gives up.
 const MAX_PAGES: usize = 1000;
 
+/// Called with each check's entry as it ends.
+type Progress = Arc<dyn Fn(&Entry) + Send + Sync>;
+
 /// What the checks need from you: arguments for the tools whose structured output should
-/// be checked.
-#[derive(Debug, Clone, Default)]
+/// be checked, tokens the server must refuse, and what to do as each check ends.
+///
+/// ```no_run
+/// # async fn demo(client: mcp_assured::McpClient) {
+/// use mcp_assured::checks::CheckOptions;
+///
+/// let options = CheckOptions::default()
+///     .tool_arguments("add", serde_json::json!({"a": 1, "b": 2}))
+///     .expired_token(std::env::var("EXPIRED_TOKEN").unwrap())
+///     .progress(|entry| eprintln!("{:?} {}", entry.status, entry.name));
+/// let report = client.check_with(&options).await;
+/// # }
+/// ```
+#[derive(Clone, Default)]
 pub struct CheckOptions {
     tool_arguments: BTreeMap<String, Value>,
+    expired_token: Option<Secret>,
+    other_audience_token: Option<Secret>,
+    progress: Option<Progress>,
+}
+
+impl fmt::Debug for CheckOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CheckOptions")
+            .field("tool_arguments", &self.tool_arguments)
+            .field("expired_token", &self.expired_token)
+            .field("other_audience_token", &self.other_audience_token)
+            .field("progress", &self.progress.as_ref().map(|_| "Fn(&Entry)"))
+            .finish()
+    }
 }
 
 impl CheckOptions {
@@ -101,6 +161,30 @@ impl CheckOptions {
     #[must_use]
     pub fn tool_arguments(mut self, tool: impl Into<String>, arguments: Value) -> Self {
         self.tool_arguments.insert(tool.into(), arguments);
+        self
+    }
+
+    /// A token the server issued that has expired: `auth.tokens_refused` checks that the
+    /// server refuses it with 401. Never shown in the report.
+    #[must_use]
+    pub fn expired_token(mut self, token: impl Into<String>) -> Self {
+        self.expired_token = Some(Secret::new(token));
+        self
+    }
+
+    /// A token issued for another resource (another audience): `auth.tokens_refused`
+    /// checks that the server refuses it with 401. Never shown in the report.
+    #[must_use]
+    pub fn other_audience_token(mut self, token: impl Into<String>) -> Self {
+        self.other_audience_token = Some(Secret::new(token));
+        self
+    }
+
+    /// Calls `progress` with each check's entry as soon as the check ends, in order: to
+    /// show a long run as it goes (the CLI prints a line per check this way).
+    #[must_use]
+    pub fn progress(mut self, progress: impl Fn(&Entry) + Send + Sync + 'static) -> Self {
+        self.progress = Some(Arc::new(progress));
         self
     }
 }
@@ -142,7 +226,7 @@ impl McpClient {
 
     /// Runs the protocol checks.
     pub async fn check_with(&self, options: &CheckOptions) -> Report {
-        let mut report = Recorder::new(SUITE);
+        let mut report = Recorder::new(SUITE, options.progress.clone());
         check_initialize(self, &mut report);
         match alive(self).await {
             Ok(()) if speaks_2026(self) => report.skip(
@@ -193,6 +277,8 @@ impl McpClient {
         check_structured_output(self, tools.as_deref(), options, &mut report).await;
         check_invalid_arguments(self, tools.as_deref(), &mut report).await;
         revision_2026::check(self, &mut report).await;
+        http_transport::check(self, &mut report).await;
+        auth::check(self, options, &mut report).await;
         report.finish()
     }
 }

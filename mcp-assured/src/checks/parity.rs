@@ -98,7 +98,7 @@ pub async fn check_parity_with(
     rest: &RestClient,
     options: &ParityOptions,
 ) -> Report {
-    let mut report = Recorder::new(PARITY_SUITE);
+    let mut report = Recorder::new(PARITY_SUITE, None);
     let (mcp_tools, rest_tools) = match (mcp.list_tools().await, rest.list_tools().await) {
         (Ok(mcp_tools), Ok(rest_tools)) => (mcp_tools, rest_tools.tools),
         (mcp_tools, rest_tools) => {

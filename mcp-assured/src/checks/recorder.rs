@@ -10,14 +10,16 @@ pub(super) struct Recorder {
     suite: &'static str,
     report: Report,
     lap: Instant,
+    progress: Option<super::Progress>,
 }
 
 impl Recorder {
-    pub(super) fn new(suite: &'static str) -> Recorder {
+    pub(super) fn new(suite: &'static str, progress: Option<super::Progress>) -> Recorder {
         Recorder {
             suite,
             report: Report::default(),
             lap: Instant::now(),
+            progress,
         }
     }
 
@@ -26,6 +28,9 @@ impl Recorder {
         let now = Instant::now();
         entry.duration = Some(now - self.lap);
         self.lap = now;
+        if let Some(progress) = &self.progress {
+            progress(&entry);
+        }
         self.report.push(entry);
     }
 

@@ -39,7 +39,10 @@ use std::{fmt, time::Duration};
 use serde::Serialize;
 use serde_json::Value;
 
-pub use self::{junit::Junit, text::Text};
+pub use self::{
+    junit::Junit,
+    text::{EntryText, Text},
+};
 
 /// How an entry ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

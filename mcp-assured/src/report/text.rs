@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{Report, Status};
+use super::{Entry, Report, Status};
 
 /// A report as text, optionally with coloured labels; see [`Report::text`].
 #[derive(Debug, Clone, Copy)]
@@ -48,20 +48,68 @@ impl Text<'_> {
 impl fmt::Display for Text<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for entry in self.report {
-            let (label, code) = match entry.status {
-                Status::Passed => ("PASS", "32"),
-                Status::Failed => ("FAIL", "31"),
-                Status::Skipped => ("SKIP", "33"),
-                Status::Warned => ("WARN", "35"),
-            };
-            if self.colour {
-                write!(f, "\x1b[1;{code}m{label}\x1b[0m")?;
-            } else {
-                f.write_str(label)?;
-            }
-            writeln!(f, " {}: {}", entry.name, entry.message_with_problems())?;
+            writeln!(f, "{}", entry.text().colour(self.colour))?;
         }
         write!(f, "{}", self.report.summary())
+    }
+}
+
+/// One entry as a line of text, optionally with a coloured label; see [`Entry::text`].
+#[derive(Debug, Clone, Copy)]
+#[must_use = "an EntryText does nothing until it is displayed"]
+pub struct EntryText<'a> {
+    entry: &'a Entry,
+    colour: bool,
+}
+
+impl Entry {
+    /// The entry as the line a report's text has for it, to print each check as it ends:
+    ///
+    /// ```
+    /// use mcp_assured::report::{Entry, Status};
+    ///
+    /// let entry = Entry::new("protocol-checks", "ping", Status::Passed, "answered");
+    /// assert_eq!(entry.text().to_string(), "PASS ping: answered");
+    /// assert_eq!(
+    ///     entry.text().colour(true).to_string(),
+    ///     "\x1b[1;32mPASS\x1b[0m ping: answered"
+    /// );
+    /// ```
+    pub fn text(&self) -> EntryText<'_> {
+        EntryText {
+            entry: self,
+            colour: false,
+        }
+    }
+}
+
+impl EntryText<'_> {
+    /// The label in bold green, red, yellow or magenta (ANSI escapes).
+    pub fn colour(mut self, colour: bool) -> Self {
+        self.colour = colour;
+        self
+    }
+}
+
+impl fmt::Display for EntryText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (label, code) = match self.entry.status {
+            Status::Passed => ("PASS", "32"),
+            Status::Failed => ("FAIL", "31"),
+            Status::Skipped => ("SKIP", "33"),
+            Status::Warned => ("WARN", "35"),
+        };
+        if self.colour {
+            write!(f, "\x1b[1;{code}m{label}\x1b[0m")?;
+        } else {
+            f.write_str(label)?;
+        }
+        write!(
+            f,
+            " {}: {}",
+            self.entry.name,
+            self.entry.message_with_problems()
+        )
     }
 }
 

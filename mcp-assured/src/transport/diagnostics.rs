@@ -47,6 +47,8 @@ pub(crate) struct Diagnostics {
     pub(crate) wire: super::wire::WireInbox,
     /// How to send a message by hand, beside rmcp, when the transport can.
     pub(crate) raw: super::raw::RawChannelSlot,
+    /// How the server is reached over HTTP, for the checks of the transport.
+    pub(crate) http: super::raw::HttpAccessSlot,
     /// Streamable HTTP: the id of a response that came on a request's own stream under
     /// another id, by the request's id. rmcp ends the stream at it, so the answer is lost.
     misdirected: Mutex<HashMap<RequestId, Value>>,

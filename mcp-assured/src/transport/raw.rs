@@ -35,8 +35,8 @@ impl std::fmt::Debug for RawChannel {
     }
 }
 
-/// What a POST by hand needs: the client (with the connection's TLS), the URL and the
-/// headers every request of the connection carries (credentials, custom headers).
+/// What a request by hand over HTTP needs: the client (with the connection's TLS), the URL
+/// and the headers every request of the connection carries (credentials, custom headers).
 #[derive(Clone)]
 pub(crate) struct HttpPost {
     pub(crate) client: reqwest::Client,
@@ -44,6 +44,30 @@ pub(crate) struct HttpPost {
     pub(crate) headers: HashMap<HeaderName, HeaderValue>,
     /// Whether the connection authorizes with OAuth (whose token rmcp holds).
     pub(crate) oauth: bool,
+    /// Whether the server speaks the older HTTP+SSE transport (`url` is its event stream).
+    pub(crate) sse: bool,
+}
+
+/// Where an HTTP transport leaves how it reaches the server, set once: for the checks of
+/// the transport itself.
+#[derive(Default)]
+pub(crate) struct HttpAccessSlot(OnceLock<HttpPost>);
+
+impl HttpAccessSlot {
+    pub(crate) fn set(&self, access: HttpPost) {
+        let _ = self.0.set(access);
+    }
+
+    pub(crate) fn get(&self) -> Option<&HttpPost> {
+        self.0.get()
+    }
+}
+
+impl std::fmt::Debug for HttpAccessSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let url = self.0.get().map(|access| access.url.as_str());
+        f.debug_tuple("HttpAccessSlot").field(&url).finish()
+    }
 }
 
 /// Where the transport leaves its channel, set once.

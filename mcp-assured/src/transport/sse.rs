@@ -17,6 +17,7 @@ use sse_stream::{Sse, SseStream};
 use super::{
     diagnostics::{Diagnostics, Fault},
     http::{HttpTarget, connect_failed},
+    raw::HttpPost,
 };
 use crate::error::Error;
 
@@ -65,6 +66,16 @@ pub(crate) async fn connect(
         .pool_max_idle_per_host(0)
         .build()
         .map_err(|e| connect_error(None, None, e.to_string()))?;
+    diagnostics.http.set(HttpPost {
+        client: http.clone(),
+        url: url.to_owned(),
+        headers: headers
+            .iter()
+            .map(|(name, value)| (name.clone(), value.clone()))
+            .collect(),
+        oauth: false,
+        sse: true,
+    });
     let response = http
         .get(stream_url.clone())
         .header(header::ACCEPT, "text/event-stream")

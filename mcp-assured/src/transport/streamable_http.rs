@@ -54,12 +54,15 @@ pub(crate) async fn transport(
         inner: http_client(&target.tls)?,
         diagnostics: diagnostics.clone(),
     };
-    diagnostics.raw.set(RawChannel::Http(HttpPost {
+    let access = HttpPost {
         client: capturing.inner.clone(),
         url: target.url.clone(),
         headers: headers.clone(),
         oauth: target.credentials.oauth_settings().is_some(),
-    }));
+        sse: false,
+    };
+    diagnostics.http.set(access.clone());
+    diagnostics.raw.set(RawChannel::Http(access));
     let oauth = match target.credentials.oauth_settings() {
         Some(settings) => Some(
             OAuthSession::start(

@@ -5,9 +5,10 @@
 use std::{
     io,
     sync::{
-        Arc,
+        Arc, Mutex,
         atomic::{AtomicBool, Ordering},
     },
+    time::Duration,
 };
 
 use axum::{
@@ -42,7 +43,11 @@ pub fn app(server: FaultServer, fault: Fault) -> Router {
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
+        StreamableHttpServerConfig::default().with_allowed_origins([
+            "http://localhost:*",
+            "http://127.0.0.1:*",
+            "http://[::1]:*",
+        ]),
     );
     let path = if fault == Fault::NotFound {
         "/other"
@@ -58,6 +63,8 @@ pub fn inject(app: Router, fault: Fault) -> Router {
         fault,
         expired: AtomicBool::new(false),
         drop_streams: CancellationToken::new(),
+        sessions: Mutex::new(Vec::new()),
+        posting: AtomicBool::new(false),
     });
     app.layer(middleware::from_fn_with_state(faults, misbehave))
 }
@@ -79,7 +86,15 @@ struct Faults {
     /// any session, which breaks every event stream for the rest of the process (one
     /// session per process is all the suite needs).
     drop_streams: CancellationToken,
+    /// For [`Fault::SessionOptional`] and [`Fault::UnknownSessionServed`]: every
+    /// `Mcp-Session-Id` the server issued, the last one last.
+    sessions: Mutex<Vec<HeaderValue>>,
+    /// For [`Fault::OneStreamAtATime`]: a POST is open.
+    posting: AtomicBool,
 }
+
+/// How long [`Fault::OneStreamAtATime`] holds each POST.
+const HELD: Duration = Duration::from_millis(300);
 
 async fn misbehave(State(faults): State<Arc<Faults>>, request: Request, next: Next) -> Response {
     match faults.fault {
@@ -163,8 +178,144 @@ async fn misbehave(State(faults): State<Arc<Faults>>, request: Request, next: Ne
             next.run(Request::from_parts(parts, Body::from(bytes)))
                 .await
         }
+        Fault::AnyHost => {
+            let (mut parts, body) = request.into_parts();
+            parts
+                .headers
+                .insert(header::HOST, HeaderValue::from_static("127.0.0.1"));
+            next.run(Request::from_parts(parts, body)).await
+        }
+        Fault::AnyOrigin => {
+            let (mut parts, body) = request.into_parts();
+            parts.headers.remove(header::ORIGIN);
+            next.run(Request::from_parts(parts, body)).await
+        }
+        Fault::SessionOptional | Fault::UnknownSessionServed => {
+            serve_any_session(&faults, request, next).await
+        }
+        Fault::DeleteIgnored if request.method() == Method::DELETE => {
+            (StatusCode::OK, "deleted (not really)").into_response()
+        }
+        Fault::AnyProtocolHeader => {
+            let (mut parts, body) = request.into_parts();
+            let known = parts
+                .headers
+                .get("mcp-protocol-version")
+                .and_then(|v| v.to_str().ok())
+                .is_none_or(|version| {
+                    rmcp::model::ProtocolVersion::KNOWN_VERSIONS
+                        .iter()
+                        .any(|known| known.as_str() == version)
+                });
+            // Sessions are 2025's; 2026-07-28 checks the header against each request's _meta.
+            if !known && parts.headers.contains_key("mcp-session-id") {
+                parts.headers.remove("mcp-protocol-version");
+            }
+            next.run(Request::from_parts(parts, body)).await
+        }
+        Fault::NotificationAnswered if request.method() == Method::POST => {
+            let (parts, body) = request.into_parts();
+            let Ok(bytes) = axum::body::to_bytes(body, BODY_LIMIT).await else {
+                return (StatusCode::PAYLOAD_TOO_LARGE, "body too large").into_response();
+            };
+            let is_request = serde_json::from_slice::<Value>(&bytes).is_ok_and(|message| {
+                message.get("method").is_some() && message.get("id").is_some()
+            });
+            let response = next
+                .run(Request::from_parts(parts, Body::from(bytes)))
+                .await;
+            if is_request || !response.status().is_success() {
+                return response;
+            }
+            (
+                StatusCode::OK,
+                [(header::CONTENT_TYPE, "application/json")],
+                r#"{"jsonrpc":"2.0","result":{}}"#,
+            )
+                .into_response()
+        }
+        Fault::IgnoresAccept if request.method() == Method::POST => {
+            let (mut parts, body) = request.into_parts();
+            parts.headers.insert(
+                header::ACCEPT,
+                HeaderValue::from_static("application/json, text/event-stream"),
+            );
+            next.run(Request::from_parts(parts, body)).await
+        }
+        Fault::GetNotSse
+            if request.method() == Method::GET
+                && !request.headers().contains_key("last-event-id") =>
+        {
+            (
+                StatusCode::OK,
+                [(header::CONTENT_TYPE, "application/json")],
+                "{}",
+            )
+                .into_response()
+        }
+        Fault::ResumeRefused
+            if request.method() == Method::GET
+                && request.headers().contains_key("last-event-id") =>
+        {
+            (StatusCode::BAD_REQUEST, "resumption is not supported").into_response()
+        }
+        Fault::OneStreamAtATime if request.method() == Method::POST => {
+            if faults.posting.swap(true, Ordering::SeqCst) {
+                return (StatusCode::CONFLICT, "another request is in progress").into_response();
+            }
+            tokio::time::sleep(HELD).await;
+            let response = next.run(request).await;
+            // The answer is read in full before the next POST may start.
+            let (parts, body) = response.into_parts();
+            let bytes = axum::body::to_bytes(body, BODY_LIMIT)
+                .await
+                .unwrap_or_default();
+            faults.posting.store(false, Ordering::SeqCst);
+            Response::from_parts(parts, Body::from(bytes))
+        }
         _ => next.run(request).await,
     }
+}
+
+/// [`Fault::SessionOptional`] and [`Fault::UnknownSessionServed`]: a request without a
+/// session id, or under one never issued, is given the last one issued.
+async fn serve_any_session(faults: &Faults, request: Request, next: Next) -> Response {
+    let (mut parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, BODY_LIMIT).await else {
+        return (StatusCode::PAYLOAD_TOO_LARGE, "body too large").into_response();
+    };
+    let body = Body::from(bytes.clone());
+    // `initialize` opens a session, and 2026-07-28 has none: both go through as they are.
+    let opens = serde_json::from_slice::<Value>(&bytes)
+        .is_ok_and(|message| message["method"] == "initialize");
+    let stateless = parts
+        .headers
+        .get("mcp-protocol-version")
+        .is_some_and(|version| version.as_bytes() >= b"2026-07-28".as_slice());
+    let sessions = || {
+        faults
+            .sessions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
+    let held = parts.headers.get("mcp-session-id").cloned();
+    let replace = match (&held, faults.fault) {
+        _ if opens || stateless => false,
+        (None, Fault::SessionOptional) => parts.method == Method::POST,
+        (Some(held), Fault::UnknownSessionServed) => !sessions().contains(held),
+        _ => false,
+    };
+    let last = sessions().last().cloned();
+    if let (true, Some(last)) = (replace, last) {
+        parts.headers.insert("mcp-session-id", last);
+    }
+    let response = next.run(Request::from_parts(parts, body)).await;
+    if let Some(issued) = response.headers().get("mcp-session-id")
+        && !sessions().contains(issued)
+    {
+        sessions().push(issued.clone());
+    }
+    response
 }
 
 /// `response`, whose body breaks the connection once `cut` is cancelled.

@@ -98,11 +98,41 @@ pub enum Fault {
     /// before the server sees it, so a missing or mismatched one is served, not refused with
     /// 400 and -32020.
     MethodHeaderIgnored,
+    /// HTTP: every request's `Host` is made the server's own before the server sees it, so
+    /// a foreign one (DNS rebinding) is served, not refused with 403.
+    AnyHost,
+    /// HTTP: the `Origin` header is dropped before the server sees it, so a foreign one is
+    /// served, not refused with 403.
+    AnyOrigin,
+    /// Streamable HTTP: a request without `Mcp-Session-Id` (but `initialize`) is given the
+    /// last session id issued, so it is served, not refused with 400.
+    SessionOptional,
+    /// Streamable HTTP: a request under a session id never issued is given the last one
+    /// issued, so it is served, not refused with 404.
+    UnknownSessionServed,
+    /// Streamable HTTP: `DELETE` is answered 200 and ends nothing.
+    DeleteIgnored,
+    /// Streamable HTTP: an `MCP-Protocol-Version` header naming a version the server does
+    /// not know is dropped, so the request is served, not refused with 400.
+    AnyProtocolHeader,
+    /// Streamable HTTP: a notification or response is answered 200 with a JSON body, not
+    /// 202 with none.
+    NotificationAnswered,
+    /// Streamable HTTP: a POST that accepts only JSON or only events is made to accept both,
+    /// so it may get what it did not ask for, not a 406.
+    IgnoresAccept,
+    /// Streamable HTTP: a `GET` is answered 200 with a JSON body, neither an event stream
+    /// nor 405.
+    GetNotSse,
+    /// Streamable HTTP: events carry ids, but a `GET` with `Last-Event-ID` is answered 400.
+    ResumeRefused,
+    /// Streamable HTTP: each POST is held 300 ms, and a POST while another is open gets 409.
+    OneStreamAtATime,
 }
 
 impl Fault {
     /// Every fault with its command-line name.
-    pub const ALL: [(&'static str, Fault); 25] = [
+    pub const ALL: [(&'static str, Fault); 36] = [
         ("none", Fault::None),
         ("exit-at-start", Fault::ExitAtStart),
         ("crash-on-initialize", Fault::CrashOnInitialize),
@@ -128,6 +158,17 @@ impl Fault {
         ("method-header-ignored", Fault::MethodHeaderIgnored),
         ("discover-legacy-only", Fault::DiscoverLegacyOnly),
         ("noisy-probe", Fault::NoisyProbe),
+        ("any-host", Fault::AnyHost),
+        ("any-origin", Fault::AnyOrigin),
+        ("session-optional", Fault::SessionOptional),
+        ("unknown-session-served", Fault::UnknownSessionServed),
+        ("delete-ignored", Fault::DeleteIgnored),
+        ("any-protocol-header", Fault::AnyProtocolHeader),
+        ("notification-answered", Fault::NotificationAnswered),
+        ("ignores-accept", Fault::IgnoresAccept),
+        ("get-not-sse", Fault::GetNotSse),
+        ("resume-refused", Fault::ResumeRefused),
+        ("one-stream-at-a-time", Fault::OneStreamAtATime),
     ];
 
     /// The command-line name, e.g. `partial-json`.

@@ -17,8 +17,12 @@ use rmcp::{
     ErrorData, Peer, RoleServer, ServerHandler,
     handler::server::{router::tool::ToolRouter, wrapper::Parameters},
     model::{
-        ErrorCode, Implementation, InitializeRequestParams, InitializeResult, LoggingLevel,
-        LoggingMessageNotificationParam, ServerCapabilities, ServerConfig,
+        CompleteRequestMethod, CompleteRequestParams, CompleteResult, ErrorCode, Implementation,
+        InitializeRequestParams, InitializeResult, ListPromptsRequestMethod, ListPromptsResult,
+        ListResourceTemplatesRequestMethod, ListResourceTemplatesResult,
+        ListResourcesRequestMethod, ListResourcesResult, LoggingLevel,
+        LoggingMessageNotificationParam, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+        SetLevelRequestParams,
     },
     service::RequestContext,
     tool, tool_handler, tool_router,
@@ -271,6 +275,52 @@ impl ServerHandler for FaultServer {
                 self.negotiate_initialize(&request)
             }
         }
+    }
+
+    // What it advertises works, and what it does not is refused with -32601 (rmcp's
+    // defaults answer empty lists and completions): apart from its faults, a server that
+    // passes every protocol check.
+
+    async fn set_level(
+        &self,
+        _request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        Ok(())
+    }
+
+    async fn complete(
+        &self,
+        _request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        Err(ErrorData::method_not_found::<CompleteRequestMethod>())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Err(ErrorData::method_not_found::<ListPromptsRequestMethod>())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Err(ErrorData::method_not_found::<ListResourcesRequestMethod>())
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Err(ErrorData::method_not_found::<
+            ListResourceTemplatesRequestMethod,
+        >())
     }
 
     fn get_info(&self) -> ServerConfig {

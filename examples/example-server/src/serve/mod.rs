@@ -5,6 +5,7 @@
 //! aborted), which also ends every MCP session they started.
 
 mod auth;
+mod dns_rebinding;
 mod sse;
 mod streamable_http;
 

@@ -39,7 +39,7 @@ use serde::Deserialize;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use super::{HttpOptions, auth};
+use super::{HttpOptions, auth, dns_rebinding};
 use crate::ExampleServer;
 
 /// Messages buffered per direction before the sender waits.
@@ -111,7 +111,8 @@ where
     let app = Router::new()
         .route("/sse", get(open_session))
         .route("/message", post(receive_message))
-        .with_state(state);
+        .with_state(state)
+        .layer(axum::middleware::from_fn(dns_rebinding::loopback_only));
     axum::serve(listener, auth::protect(wrap(app), &options)).await
 }
 

@@ -25,7 +25,11 @@ pub async fn serve_streamable_http(listener: TcpListener, options: HttpOptions) 
     let shutdown = CancellationToken::new();
     // Dropping this future (an aborted test task) ends the sessions too.
     let _end_sessions = shutdown.clone().drop_guard();
-    let config = StreamableHttpServerConfig::default().with_cancellation_token(shutdown);
+    // Loopback hosts only (rmcp's default), and browser pages from loopback origins only:
+    // no web page elsewhere reaches the server through DNS rebinding.
+    let config = StreamableHttpServerConfig::default()
+        .with_allowed_origins(["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"])
+        .with_cancellation_token(shutdown);
     // rmcp calls the factory for each new session (and to look up tool schemas).
     let service = StreamableHttpService::new(
         move || Ok(server.for_new_session()),
