@@ -397,3 +397,223 @@ async fn oauth_runs_over_https_with_the_connections_trust() {
         .unwrap_err();
     assert!(matches!(untrusted, Error::Tls { .. }), "{untrusted:?}");
 }
+
+// The authorization checks (`auth.*` of `McpClient::check`), against the same deployment:
+// each passes when the deployment is right, and fails, saying what it expected, when the one
+// thing it checks is wrong.
+
+mod auth_checks {
+    use mcp_assured::{
+        McpAssured, McpClient,
+        checks::{AUTH_CHECKS, CheckOptions},
+        report::{Report, Status},
+        wiremock::ResponseTemplate,
+    };
+    use mcp_assured_examples::{HttpOptions, serve::serve_streamable_http};
+    use mcp_assured_tests::oauth::{Deployment, TOKEN};
+    use serde_json::json;
+
+    /// A client of the deployment's server with the bearer token it accepts.
+    async fn bearer_client(url: &str) -> McpClient {
+        McpAssured::client()
+            .base_uri(url)
+            .bearer_token(TOKEN)
+            .build()
+            .await
+            .unwrap()
+    }
+
+    /// Asserts that `failing` failed saying each of `says`, and every other auth check
+    /// passed, or (after a failure it depends on) was skipped.
+    #[track_caller]
+    fn only_this_fails(report: &Report, failing: Option<(&str, &[&str])>) {
+        for name in AUTH_CHECKS {
+            let entry = report.entry(name).unwrap();
+            match failing {
+                Some((failed, says)) if failed == name => {
+                    assert_eq!(entry.status, Status::Failed, "{report}");
+                    for said in says {
+                        assert!(
+                            entry.message.contains(said),
+                            "{said:?} not in: {}",
+                            entry.message
+                        );
+                    }
+                }
+                _ => assert_eq!(entry.status, Status::Passed, "{name}: {report}"),
+            }
+        }
+        assert_eq!(report.failed(), usize::from(failing.is_some()), "{report}");
+        assert!(
+            !report.to_string().contains(TOKEN),
+            "the token shows: {report}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_compliant_deployment_passes_and_refuses_bad_tokens() {
+        let deployment = Deployment::compliant().await;
+        let client = bearer_client(&deployment.mcp_url).await;
+        let options = CheckOptions::default()
+            .expired_token("expired-access-token-0001")
+            .other_audience_token("token-for-another-resource");
+        let report = client.check_with(&options).await;
+        only_this_fails(&report, None);
+        let tokens = report.entry("auth.tokens_refused").unwrap();
+        assert_eq!(
+            tokens.message,
+            "refused with 401: a made-up token, the expired token, the token for another audience"
+        );
+        assert!(
+            format!("{options:?}").contains("Secret(<redacted>)"),
+            "{options:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_server_that_takes_an_expired_token_fails() {
+        let deployment = Deployment::compliant().await;
+        let client = bearer_client(&deployment.mcp_url).await;
+        // The server accepts this token: as a server that never looks at expiry would.
+        let options = CheckOptions::default().expired_token(TOKEN);
+        let report = client.check_with(&options).await;
+        only_this_fails(
+            &report,
+            Some((
+                "auth.tokens_refused",
+                &[
+                    "expected HTTP 401 for a bearer token the server must not accept",
+                    "the expired token got HTTP 200",
+                ],
+            )),
+        );
+    }
+
+    #[tokio::test]
+    async fn authorization_server_metadata_without_s256_fails() {
+        let deployment = Deployment::start().await;
+        let issuer = deployment.issuer();
+        deployment
+            .answer(
+                "GET",
+                "/.well-known/oauth-authorization-server",
+                ResponseTemplate::new(200).set_body_json(json!({
+                    "issuer": issuer,
+                    "authorization_endpoint": format!("{issuer}/authorize"),
+                    "token_endpoint": format!("{issuer}/token"),
+                    "response_types_supported": ["code"],
+                    "code_challenge_methods_supported": ["plain"],
+                })),
+            )
+            .await;
+        let client = bearer_client(&deployment.mcp_url).await;
+        only_this_fails(
+            &client.check().await,
+            Some((
+                "auth.authorization_server_metadata",
+                &[
+                    "offer PKCE with S256",
+                    r#"`code_challenge_methods_supported` is ["plain"], without "S256""#,
+                ],
+            )),
+        );
+    }
+
+    #[tokio::test]
+    async fn missing_authorization_server_metadata_fails() {
+        let deployment = Deployment::start().await;
+        let client = bearer_client(&deployment.mcp_url).await;
+        only_this_fails(
+            &client.check().await,
+            Some((
+                "auth.authorization_server_metadata",
+                &[
+                    "expected the metadata of authorization server",
+                    "/.well-known/oauth-authorization-server got HTTP 404",
+                ],
+            )),
+        );
+    }
+
+    #[tokio::test]
+    async fn protected_resource_metadata_for_another_resource_fails() {
+        let deployment = Deployment::compliant().await;
+        mcp_assured::wiremock::Mock::given(mcp_assured::wiremock::matchers::method("GET"))
+            .and(mcp_assured::wiremock::matchers::path("/prm"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+                "resource": "https://another.example/mcp",
+                "authorization_servers": [deployment.issuer()],
+            })))
+            .with_priority(1)
+            .mount(&deployment.authorization_server)
+            .await;
+        let client = bearer_client(&deployment.mcp_url).await;
+        let report = client.check().await;
+        let entry = report.entry("auth.protected_resource_metadata").unwrap();
+        assert_eq!(entry.status, Status::Failed, "{report}");
+        assert!(
+            entry
+                .message
+                .contains(r#"`resource` is "https://another.example/mcp", not this server"#),
+            "{}",
+            entry.message
+        );
+        let after = report.entry("auth.authorization_server_metadata").unwrap();
+        assert_eq!(after.status, Status::Skipped, "{report}");
+        assert_eq!(report.failed(), 1, "{report}");
+    }
+
+    #[tokio::test]
+    async fn a_challenge_that_names_no_metadata_fails() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+        let options = HttpOptions {
+            bearer_token: Some(TOKEN.to_owned()),
+            ..HttpOptions::default()
+        };
+        let server = tokio::spawn(serve_streamable_http(listener, options));
+        let client = bearer_client(&url).await;
+        let report = client.check().await;
+        server.abort();
+        let challenge = report.entry("auth.challenge").unwrap();
+        assert_eq!(challenge.status, Status::Failed, "{report}");
+        assert!(
+            challenge.message.contains(
+                "expected the 401 to carry `WWW-Authenticate: Bearer resource_metadata=\"<URL of \
+                 the protected resource metadata>\"`"
+            ) && challenge
+                .message
+                .contains(r#"it has `WWW-Authenticate: Bearer realm="mcp-assured-example"`"#),
+            "{}",
+            challenge.message
+        );
+        let metadata = report.entry("auth.protected_resource_metadata").unwrap();
+        assert_eq!(metadata.status, Status::Failed, "{report}");
+        assert!(
+            metadata.message.contains("none is at the well-known URIs"),
+            "{}",
+            metadata.message
+        );
+    }
+
+    #[tokio::test]
+    async fn a_server_that_asks_for_nothing_skips_them() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+        let server = tokio::spawn(serve_streamable_http(listener, HttpOptions::default()));
+        let client = McpAssured::client().base_uri(&url).build().await.unwrap();
+        let report = client.check().await;
+        server.abort();
+        for name in AUTH_CHECKS {
+            let entry = report.entry(name).unwrap();
+            assert_eq!(entry.status, Status::Skipped, "{report}");
+            assert!(
+                entry.message.contains(
+                    "does not ask for authorization: a request without credentials got HTTP 200"
+                ),
+                "{}",
+                entry.message
+            );
+        }
+    }
+}

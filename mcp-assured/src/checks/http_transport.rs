@@ -618,10 +618,20 @@ async fn resumability(conversation: &Conversation, report: &mut Recorder) {
     }
     if problems.is_empty() {
         let mut message = format!("events carry ids; a GET with `Last-Event-ID: {last}` resumes");
-        if let Some(retry) = retries.first() {
-            let _ = write!(message, "; retry {retry} ms");
+        match retries.first() {
+            Some(retry) => {
+                let _ = write!(message, "; retry {retry} ms");
+                report.pass(NAME, message);
+            }
+            // SEP-1699: a server that offers resumption SHOULD say when to come back.
+            None => report.warn(
+                NAME,
+                format!(
+                    "{message}, but no event has a `retry` field: clients guess when to \
+                     reconnect (SEP-1699 asks servers to send one)"
+                ),
+            ),
         }
-        report.pass(NAME, message);
     } else {
         report.fail(
             NAME,

@@ -18,7 +18,8 @@
 //! works; not advertised ⇒ refused with -32601), `pagination.*` (cursors end, no item twice),
 //! `tools.names` (unique, 1–128 of `A-Za-z0-9_-.`), `tools.input_schemas` and
 //! `tools.output_schemas` (valid JSON Schemas of type object), `errors.unknown_tool`
-//! (-32602), `errors.unknown_resource` (-32002), `errors.unknown_method` (-32601),
+//! (-32602), `errors.unknown_resource` (-32002), `errors.unknown_prompt` (-32602),
+//! `errors.unknown_method` (-32601),
 //! `tools.structured_output` (with arguments you give, structuredContent validates against
 //! the output schema) and `tools.invalid_arguments` (a missing required field and a wrong
 //! type are refused, not accepted, crashed on or hung on).
@@ -32,6 +33,26 @@
 //! `http.standard_headers` (over HTTP, a missing or mismatched `Mcp-Method` refused with 400
 //! and -32020) and `capabilities.deprecated` (a warning for `logging`, which SEP-2577
 //! deprecates).
+//!
+//! Over HTTP, the transport itself is checked ([`HTTP_TRANSPORT_CHECKS`], with requests of
+//! their own beside the connection): `http.host_validation` and `http.origin_validation`
+//! (a foreign `Host` on a loopback server, a foreign `Origin` anywhere, refused: DNS
+//! rebinding), `http.session_required` (400 without the session id),
+//! `http.session_unknown` (404 for one never issued), `http.protocol_version_header` (400
+//! for a version nobody speaks), `http.accepted_with_202` (notifications and responses),
+//! `http.accept` (JSON or events, as asked), `http.get_stream` (an event stream or 405),
+//! `http.resumability` (where events carry ids, `Last-Event-ID` resumes, and a `retry` is
+//! given or a warning says so), `http.concurrent_streams` and `http.session_delete` (ends
+//! the session, or 405). The older HTTP+SSE transport gets those that apply to it.
+//!
+//! A server that answers a request without credentials with 401 gets the [`AUTH_CHECKS`]:
+//! `auth.challenge` (`WWW-Authenticate: Bearer resource_metadata=...`),
+//! `auth.protected_resource_metadata` (RFC 9728: this server as `resource`, authorization
+//! servers named), `auth.authorization_server_metadata` (RFC 8414: found, endpoints, PKCE
+//! S256) and `auth.tokens_refused` (a made-up token, and the expired and other-audience
+//! tokens of [`CheckOptions`], refused with 401).
+//!
+//! [`CheckOptions::progress`] sees each check as it ends.
 
 mod auth;
 mod http_probe;
@@ -64,7 +85,7 @@ use crate::{
 pub const SUITE: &str = "protocol-checks";
 
 /// The name of every check, in the order they run (a report has exactly these).
-pub const CHECKS: [&str; 38] = [
+pub const CHECKS: [&str; 39] = [
     "initialize",
     "ping",
     "capabilities.logging",
@@ -80,6 +101,7 @@ pub const CHECKS: [&str; 38] = [
     "tools.output_schemas",
     "errors.unknown_tool",
     "errors.unknown_resource",
+    "errors.unknown_prompt",
     "errors.unknown_method",
     "tools.structured_output",
     "tools.invalid_arguments",
@@ -273,6 +295,7 @@ impl McpClient {
         }
         check_unknown_tool(self, tools.is_some(), &mut report).await;
         check_unknown_resource(self, &mut report).await;
+        check_unknown_prompt(self, &mut report).await;
         check_unknown_method(self, &mut report).await;
         check_structured_output(self, tools.as_deref(), options, &mut report).await;
         check_invalid_arguments(self, tools.as_deref(), &mut report).await;
@@ -606,6 +629,38 @@ async fn check_unknown_resource(client: &McpClient, report: &mut Recorder) {
         }
         Err(error) => report.fail(NAME, format!("expected JSON-RPC {expected}, got: {error}")),
         Ok(_) => report.fail(NAME, "a resource that does not exist was read"),
+    }
+}
+
+/// `errors.unknown_prompt`: `prompts/get` of a prompt that does not exist is refused with
+/// -32602 (invalid params), as the prompts spec has it.
+async fn check_unknown_prompt(client: &McpClient, report: &mut Recorder) {
+    const NAME: &str = "errors.unknown_prompt";
+    if client.server_info().capabilities.prompts.is_none() {
+        report.skip(NAME, "prompts are not advertised");
+        return;
+    }
+    match client
+        .get_prompt("mcp-assured.no-such-prompt", json!({}))
+        .await
+    {
+        Err(error) if error.code() == Some(code::INVALID_PARAMS) => {
+            report.pass(NAME, "refused with -32602 (invalid params)");
+        }
+        Err(error) => report.fail(
+            NAME,
+            format!(
+                "expected JSON-RPC -32602 (invalid params) for an unknown prompt, got: {error}"
+            ),
+        ),
+        Ok(result) => report.fail(
+            NAME,
+            format!(
+                "expected JSON-RPC -32602 (invalid params) for an unknown prompt; it was \
+                 answered: {}",
+                result.json()
+            ),
+        ),
     }
 }
 

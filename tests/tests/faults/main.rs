@@ -17,3 +17,4 @@ mod http;
 mod mcp_test;
 mod revision_2026;
 mod stdio;
+mod transport_checks;

@@ -1,0 +1,99 @@
+//! Every server this repository ships passes every check of `mcp-assured check`: the
+//! companion over stdio and streamable HTTP, the example server over stdio, streamable HTTP
+//! and HTTP+SSE, the weather server over stdio and streamable HTTP, each on the newest
+//! revision and on 2025-11-25 (which has the checks of `ping` and logging). CI runs this,
+//! so a failing check fails the build.
+
+use std::{path::Path, process::Command};
+
+use mcp_assured::fixture::{ServerCommand, ServerProcess};
+use mcp_assured_tests::{example_server_binary, server, workspace_binary};
+
+/// The weather API the weather server is pointed at: nothing listens there, and no check
+/// calls a tool with arguments that reach it.
+const NO_WEATHER_API: &str = "http://127.0.0.1:9";
+
+const MCP_ASSURED: &str = env!("CARGO_BIN_EXE_mcp-assured");
+
+/// Runs `mcp-assured check` on `target` (a URL, or `--` and a command) on both revisions;
+/// asserts it exits 0 with no failed check.
+fn passes_every_check(what: &str, target: &[&str]) {
+    for protocol in ["newest", "2025-11-25"] {
+        let output = Command::new(MCP_ASSURED)
+            .args(["check", "--protocol", protocol])
+            .args(target)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("run mcp-assured");
+        let text = String::from_utf8_lossy(&output.stdout);
+        let failures: Vec<&str> = text.lines().filter(|l| l.starts_with("FAIL")).collect();
+        assert!(
+            output.status.success() && failures.is_empty(),
+            "{what} on {protocol}: {failures:#?}\n{text}\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(
+            text.lines().last().is_some_and(|l| l.contains(" 0 failed")),
+            "{text}"
+        );
+    }
+}
+
+async fn http(program: &Path, args: &[&str], path: &str) -> ServerProcess {
+    server::start(&ServerCommand::new(program).args(args), path).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_companion_passes_every_check() {
+    passes_every_check("the companion over stdio", &["--", MCP_ASSURED, "serve"]);
+    let companion = http(
+        Path::new(MCP_ASSURED),
+        &["serve", "--transport", "http", "--port", "{port}"],
+        "/mcp",
+    )
+    .await;
+    passes_every_check("the companion over HTTP", &[companion.url().unwrap()]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_example_server_passes_every_check() {
+    let example = example_server_binary();
+    let program = example.to_str().unwrap();
+    passes_every_check("the example server over stdio", &["--", program]);
+    for (transport, path) in [("streamable-http", "/mcp"), ("sse", "/sse")] {
+        let server = http(
+            &example,
+            &["--transport", transport, "--port", "{port}"],
+            path,
+        )
+        .await;
+        passes_every_check(
+            &format!("the example server over {transport}"),
+            &[server.url().unwrap()],
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_weather_server_passes_every_check() {
+    let weather = workspace_binary("weather-server", "weather-server");
+    let program = weather.to_str().unwrap();
+    passes_every_check(
+        "the weather server over stdio",
+        &["--", program, "--api-url", NO_WEATHER_API],
+    );
+    let server = http(
+        &weather,
+        &[
+            "--api-url",
+            NO_WEATHER_API,
+            "--transport",
+            "http",
+            "--port",
+            "{port}",
+        ],
+        "/mcp",
+    )
+    .await;
+    passes_every_check("the weather server over HTTP", &[server.url().unwrap()]);
+}
