@@ -70,12 +70,12 @@ fn check_reports_every_test_and_check_and_fails_when_one_fails() {
     );
     assert_eq!(
         lines.last(),
-        Some(&"14 passed, 6 failed, 11 skipped"),
+        Some(&"14 passed, 6 failed, 27 skipped"),
         "{text}"
     );
     let xml = std::fs::read_to_string(&junit).unwrap();
     let _ = std::fs::remove_file(&junit);
-    assert!(xml.contains(r#"<testsuites name="mcp-assured check" tests="31" skipped="11" failures="6" errors="0">"#), "{xml}");
+    assert!(xml.contains(r#"<testsuites name="mcp-assured check" tests="47" skipped="27" failures="6" errors="0">"#), "{xml}");
     assert!(
         xml.contains(r#"<testsuite name="server-tests" tests="8""#),
         "{xml}"
@@ -101,7 +101,8 @@ fn check_passes_on_the_example_server_and_speaks_json() {
         // The CLI negotiates the newest revision: 2026-07-28, which has no `ping` and no
         // `logging/setLevel`; over stdio there are no HTTP headers to check.
         // The example server declares `logging`, which 2026-07-28 deprecates: a warning.
-        json!({"total": 23, "passed": 19, "failed": 0, "skipped": 3, "warned": 1, "all_passed": true})
+        // Over stdio the 11 checks of the HTTP transport and the 4 of authorization skip.
+        json!({"total": 39, "passed": 20, "failed": 0, "skipped": 18, "warned": 1, "all_passed": true})
     );
     assert_eq!(report["server"]["name"], json!("mcp-assured-example"));
     assert_eq!(report["server_tests"], json!([]));
@@ -334,11 +335,16 @@ fn check_rest_with_a_bearer_token_passes_on_a_guarded_hybrid_server() {
         "{text}\n{stderr}"
     );
     // Without --tool-args, tools.structured_output has nothing to call; resources and prompts
-    // are not advertised, so their pagination and errors.unknown_resource are skipped too; on
-    // 2026-07-28 (negotiated) `ping` and `logging/setLevel` do not exist.
+    // are not advertised, so their pagination and unknown-item errors are skipped too; on
+    // 2026-07-28 (negotiated) `ping` and `logging/setLevel` do not exist. The token is
+    // pre-shared: no OAuth metadata to check, and a warning that says so.
+    assert!(
+        text.contains("WARN auth.challenge: `WWW-Authenticate: Bearer realm=\"weather-server\"` names no `resource_metadata`"),
+        "{text}"
+    );
     assert_eq!(
         lines.last(),
-        Some(&"24 passed, 0 failed, 6 skipped"),
+        Some(&"36 passed, 0 failed, 9 skipped, 1 warned"),
         "{text}\n{stderr}"
     );
     assert!(

@@ -699,8 +699,8 @@ mod companion {
         )
         .await;
         assert_eq!(checked["summary"]["failed"], json!(0), "{checked}");
-        // The 5 checks only 2026-07-28 has.
-        assert_eq!(checked["summary"]["skipped"], json!(5), "{checked}");
+        // The 5 checks only 2026-07-28 has, and the 4 of authorization (it asks for none).
+        assert_eq!(checked["summary"]["skipped"], json!(9), "{checked}");
         assert_eq!(checked["checks"][0]["name"], json!("initialize"));
         connect_selftest(&client, &["--broken"], Some("broken")).await;
         let broken = ok(&client, "check_server", json!({"connection": "broken"})).await;

@@ -60,6 +60,25 @@ async fn the_example_server_passes_every_check() {
     let example = example_server_binary();
     let program = example.to_str().unwrap();
     passes_every_check("the example server over stdio", &["--", program]);
+    // Guarded by a pre-shared token: the checks of authorization run, and pass (with a
+    // warning that OAuth clients cannot discover how to get one).
+    let guarded = http(
+        &example,
+        &[
+            "--transport",
+            "streamable-http",
+            "--port",
+            "{port}",
+            "--bearer-token",
+            "dogfood-token",
+        ],
+        "/mcp",
+    )
+    .await;
+    passes_every_check(
+        "the example server guarded by a token",
+        &["--bearer-token", "dogfood-token", guarded.url().unwrap()],
+    );
     for (transport, path) in [("streamable-http", "/mcp"), ("sse", "/sse")] {
         let server = http(
             &example,

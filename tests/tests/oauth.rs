@@ -563,37 +563,75 @@ mod auth_checks {
         assert_eq!(report.failed(), 1, "{report}");
     }
 
-    #[tokio::test]
-    async fn a_challenge_that_names_no_metadata_fails() {
+    /// The example server requiring [`TOKEN`], served with `options` otherwise; its URL.
+    async fn token_server(
+        options: HttpOptions,
+    ) -> (String, tokio::task::JoinHandle<std::io::Result<()>>) {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}/mcp", listener.local_addr().unwrap());
         let options = HttpOptions {
             bearer_token: Some(TOKEN.to_owned()),
+            ..options
+        };
+        (url, tokio::spawn(serve_streamable_http(listener, options)))
+    }
+
+    #[tokio::test]
+    async fn a_pre_shared_token_gets_a_warning_not_a_failure() {
+        let (url, server) = token_server(HttpOptions::default()).await;
+        let client = bearer_client(&url).await;
+        let report = client.check().await;
+        server.abort();
+        let challenge = report.entry("auth.challenge").unwrap();
+        assert_eq!(challenge.status, Status::Warned, "{report}");
+        assert!(
+            challenge.message.contains(
+                r#"`WWW-Authenticate: Bearer realm="mcp-assured-example"` names no `resource_metadata`, and no protected resource metadata is at the well-known URIs"#
+            ),
+            "{}",
+            challenge.message
+        );
+        for name in [
+            "auth.protected_resource_metadata",
+            "auth.authorization_server_metadata",
+        ] {
+            let entry = report.entry(name).unwrap();
+            assert_eq!(entry.status, Status::Skipped, "{report}");
+            assert!(
+                entry.message.contains("offers no OAuth"),
+                "{}",
+                entry.message
+            );
+        }
+        assert_eq!(
+            report.entry("auth.tokens_refused").unwrap().status,
+            Status::Passed,
+            "{report}"
+        );
+        assert!(report.is_success(), "{report}");
+    }
+
+    #[tokio::test]
+    async fn a_401_without_a_challenge_fails() {
+        let options = HttpOptions {
+            challenge: false,
             ..HttpOptions::default()
         };
-        let server = tokio::spawn(serve_streamable_http(listener, options));
+        let (url, server) = token_server(options).await;
         let client = bearer_client(&url).await;
         let report = client.check().await;
         server.abort();
         let challenge = report.entry("auth.challenge").unwrap();
         assert_eq!(challenge.status, Status::Failed, "{report}");
         assert!(
-            challenge.message.contains(
-                "expected the 401 to carry `WWW-Authenticate: Bearer resource_metadata=\"<URL of \
-                 the protected resource metadata>\"`"
-            ) && challenge
+            challenge
                 .message
-                .contains(r#"it has `WWW-Authenticate: Bearer realm="mcp-assured-example"`"#),
+                .contains("expected the 401 to carry a `WWW-Authenticate` challenge")
+                && challenge.message.ends_with("it has none"),
             "{}",
             challenge.message
         );
-        let metadata = report.entry("auth.protected_resource_metadata").unwrap();
-        assert_eq!(metadata.status, Status::Failed, "{report}");
-        assert!(
-            metadata.message.contains("none is at the well-known URIs"),
-            "{}",
-            metadata.message
-        );
+        assert_eq!(report.failed(), 1, "{report}");
     }
 
     #[tokio::test]

@@ -3,7 +3,7 @@
 
 use mcp_assured::{
     McpClient,
-    checks::{CheckOptions, REVISION_2026_CHECKS},
+    checks::{AUTH_CHECKS, CheckOptions, HTTP_TRANSPORT_CHECKS, REVISION_2026_CHECKS},
     mcp_test,
     report::Status,
 };
@@ -24,12 +24,15 @@ async fn the_example_server_passes_every_check(client: McpClient) {
         .filter(|check| check.status == Status::Skipped)
         .map(|check| check.name.as_str())
         .collect();
-    let expected: &[&str] = if client.protocol_version() == "2026-07-28" {
+    let mut expected: Vec<&str> = if client.protocol_version() == "2026-07-28" {
         // Removed in 2026-07-28; and in process there is no HTTP.
-        &["ping", "capabilities.logging", "http.standard_headers"]
+        vec!["ping", "capabilities.logging", "http.standard_headers"]
     } else {
-        &REVISION_2026_CHECKS
+        REVISION_2026_CHECKS.to_vec()
     };
+    // In process: no HTTP transport, no authorization.
+    expected.extend(HTTP_TRANSPORT_CHECKS);
+    expected.extend(AUTH_CHECKS);
     assert_eq!(skipped, expected, "{report}");
     let names: Vec<&str> = report
         .entries()

@@ -48,6 +48,7 @@ async fn the_weather_server_passes_every_check(client: McpClient, backend: &Mock
         "pagination.resources",
         "pagination.prompts",
         "errors.unknown_resource",
+        "errors.unknown_prompt",
     ];
     if client.protocol_version() == "2026-07-28" {
         expected.splice(0..0, ["ping", "capabilities.logging"]);
@@ -57,6 +58,11 @@ async fn the_weather_server_passes_every_check(client: McpClient, backend: &Mock
     } else {
         expected.extend(mcp_assured::checks::REVISION_2026_CHECKS);
     }
+    if !client.target().starts_with("http") {
+        expected.extend(mcp_assured::checks::HTTP_TRANSPORT_CHECKS);
+    }
+    // It asks for no authorization.
+    expected.extend(mcp_assured::checks::AUTH_CHECKS);
     assert_eq!(skipped, expected, "{report}");
     assert_eq!(
         report.entry("tools.structured_output").unwrap().message,

@@ -57,10 +57,9 @@ pub(super) async fn check(client: &McpClient, options: &CheckOptions, report: &m
             return;
         }
     };
-    let metadata = challenge_and_metadata(&probe, &challenge, report).await;
-    let servers = match metadata {
-        Ok(document) => protected_resource_metadata(&probe, &document, report),
-        Err(why) => {
+    let servers = match challenge_and_metadata(&probe, &challenge, report).await {
+        Discovery::Found(document) => protected_resource_metadata(&probe, &document, report),
+        Discovery::Unreadable(why) => {
             report.fail(
                 "auth.protected_resource_metadata",
                 format!(
@@ -69,6 +68,11 @@ pub(super) async fn check(client: &McpClient, options: &CheckOptions, report: &m
                 ),
             );
             None
+        }
+        Discovery::NotOffered(why) => {
+            report.skip("auth.protected_resource_metadata", why.clone());
+            report.skip("auth.authorization_server_metadata", why);
+            return tokens_refused(&probe, options, report).await;
         }
     };
     match servers {
@@ -157,28 +161,39 @@ fn well_known_resource_metadata(url: &reqwest::Url) -> Vec<String> {
     uris
 }
 
-/// `auth.challenge`: the 401 has a `WWW-Authenticate: Bearer` challenge naming the
-/// protected resource metadata. Returns that document, found there or at the well-known
-/// URI, or why there is none.
+/// Where the protected resource metadata was found, if it was.
+enum Discovery {
+    /// Its URL and the document.
+    Found((String, Value)),
+    /// Named, or looked for, and not readable: a failure.
+    Unreadable(String),
+    /// Neither named nor at the well-known URIs: the server offers no OAuth (a pre-shared
+    /// token, say), or has no challenge at all; why, for the checks that skip.
+    NotOffered(String),
+}
+
+/// `auth.challenge`: the 401 has a `WWW-Authenticate` challenge (HTTP asks for one), which
+/// names the protected resource metadata as MCP authorization asks (RFC 9728 §5.1). Without
+/// `resource_metadata` and without metadata at the well-known URIs, the server takes tokens
+/// OAuth clients cannot discover how to get (a pre-shared token): a warning.
 async fn challenge_and_metadata(
     probe: &Probe,
     challenge: &Exchange,
     report: &mut Recorder,
-) -> Result<(String, Value), String> {
+) -> Discovery {
     const NAME: &str = "auth.challenge";
     let header = challenge.header("www-authenticate").map(str::to_owned);
     let named = header
         .as_deref()
         .and_then(|header| challenge_parameter(header, "resource_metadata"));
-    let expected = "expected the 401 to carry `WWW-Authenticate: Bearer \
-                    resource_metadata=\"<URL of the protected resource metadata>\"` (RFC 9728 \
-                    §5.1), which is how a client finds where to authorize";
     if let Some(url) = &named {
         report.pass(NAME, format!("Bearer challenge names {url}"));
-        return fetch_json(probe, url)
-            .await
-            .map(|document| (url.clone(), document))
-            .map_err(|error| format!("the challenge names {url}, but it cannot be read: {error}"));
+        return match fetch_json(probe, url).await {
+            Ok(document) => Discovery::Found((url.clone(), document)),
+            Err(error) => Discovery::Unreadable(format!(
+                "the challenge names {url}, but it cannot be read: {error}"
+            )),
+        };
     }
     let mut tried = Vec::new();
     let mut found = None;
@@ -196,14 +211,21 @@ async fn challenge_and_metadata(
             Err(error) => tried.push(error),
         }
     }
-    match (&header, &found) {
-        (None, _) => report.fail(NAME, format!("{expected}; it has no WWW-Authenticate")),
-        (Some(header), Some((uri, _)))
-            if header
-                .trim_start()
-                .to_ascii_lowercase()
-                .starts_with("bearer") =>
-        {
+    let Some(header) = header else {
+        report.fail(
+            NAME,
+            "expected the 401 to carry a `WWW-Authenticate` challenge (HTTP requires one; MCP \
+             authorization's is `Bearer resource_metadata=\"<URL of the protected resource \
+             metadata>\"`, RFC 9728 §5.1), which is how a client learns how to authorize; it \
+             has none",
+        );
+        return match found {
+            Some(found) => Discovery::Found(found),
+            None => Discovery::NotOffered("no challenge to follow (see auth.challenge)".into()),
+        };
+    };
+    match found {
+        Some((uri, document)) => {
             report.warn(
                 NAME,
                 format!(
@@ -212,18 +234,25 @@ async fn challenge_and_metadata(
                      every client looks there"
                 ),
             );
+            Discovery::Found((uri, document))
         }
-        (Some(header), _) => report.fail(
-            NAME,
-            format!("{expected}; it has `WWW-Authenticate: {header}`"),
-        ),
+        None => {
+            report.warn(
+                NAME,
+                format!(
+                    "`WWW-Authenticate: {header}` names no `resource_metadata`, and no \
+                     protected resource metadata is at the well-known URIs: the server takes a \
+                     token OAuth clients cannot discover how to get (a pre-shared token); MCP \
+                     authorization names its metadata (RFC 9728). Looked at: {}",
+                    tried.join("; ")
+                ),
+            );
+            Discovery::NotOffered(
+                "the server offers no OAuth: no protected resource metadata (see auth.challenge)"
+                    .into(),
+            )
+        }
     }
-    found.ok_or_else(|| {
-        format!(
-            "the challenge names none, and none is at the well-known URIs: {}",
-            tried.join("; ")
-        )
-    })
 }
 
 /// Reads a JSON object at `url`, without credentials.
