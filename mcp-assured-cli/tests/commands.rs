@@ -421,3 +421,50 @@ fn check_on_2026_07_28_follows_the_revision() {
     );
     assert!(text.contains("PASS tools.invalid_arguments"), "{text}");
 }
+
+/// `check` prints each check as it ends, not all at the end: against a server that holds
+/// each `tools/call` answer 1 s (the fault server's `late-answer`, over stdio), the first
+/// check's line is out while the run still has at least a second to go.
+#[test]
+fn check_prints_each_check_as_it_ends() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    let fault_server = mcp_assured_tests::workspace_binary("mcp-assured-tests", "fault-server");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-assured"))
+        .args([
+            "check",
+            "--no-server-tests",
+            "--protocol",
+            "2025-11-25",
+            "--",
+        ])
+        .arg(fault_server)
+        .args(["--fault", "late-answer"])
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let header = lines.next().unwrap().unwrap();
+    assert!(header.starts_with("fault-server"), "{header}");
+    let first = lines.next().unwrap().unwrap();
+    let first_at = Instant::now();
+    assert!(first.starts_with("PASS initialize: "), "{first}");
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the run ended before its first line"
+    );
+    let rest: Vec<String> = lines.map(Result::unwrap).collect();
+    child.wait().unwrap();
+    let after_first = first_at.elapsed();
+    assert!(
+        rest.last().is_some_and(|line| line.contains(" passed, ")),
+        "{rest:#?}"
+    );
+    assert!(
+        after_first >= Duration::from_secs(1),
+        "the first line came only {after_first:?} before the end: {rest:#?}"
+    );
+}
