@@ -251,6 +251,25 @@ async fn the_python_sdks_server_keeps_the_transport() {
         };
         assert_eq!(entry.status, expected, "{name}: {report}");
     }
+    // What it gets wrong, as the README's table says: an unknown tool as a tool error, and
+    // an unknown prompt as an internal error rather than -32602.
+    let failed: Vec<&str> = report
+        .entries()
+        .iter()
+        .filter(|entry| entry.status == Status::Failed)
+        .map(|entry| entry.name.as_str())
+        .collect();
+    assert_eq!(
+        failed,
+        ["errors.unknown_tool", "errors.unknown_prompt"],
+        "{report}"
+    );
+    let prompt = report.entry("errors.unknown_prompt").unwrap();
+    assert!(
+        prompt.message.contains("-32603 (INTERNAL_ERROR)"),
+        "{}",
+        prompt.message
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
