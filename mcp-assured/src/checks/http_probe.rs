@@ -180,22 +180,7 @@ impl Probe {
         body: Option<&Value>,
         read: Read,
     ) -> Result<Exchange, String> {
-        let mut headers: Vec<(String, String)> = self
-            .access
-            .headers
-            .iter()
-            .filter_map(|(name, value)| Some((name.to_string(), value.to_str().ok()?.to_owned())))
-            .collect();
-        let mut set = |name: &str, value: Option<&str>| {
-            headers.retain(|(held, _)| !held.eq_ignore_ascii_case(name));
-            if let Some(value) = value {
-                headers.push((name.to_owned(), value.to_owned()));
-            }
-        };
-        set("accept", Some("application/json, text/event-stream"));
-        for (name, value) in changes {
-            set(name, *value);
-        }
+        let headers = self.access.headers_with(changes);
         let mut request = self.access.client.request(method.clone(), url);
         if let Some(body) = body {
             request = request.json(body);

@@ -817,3 +817,22 @@ fn wrong_type(property: &Value) -> Value {
         _ => json!({"mcp-assured": "unexpected object"}),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `CHECKS` spells out the names each module knows: they must not drift apart.
+    #[test]
+    fn checks_end_with_each_modules_names_in_order() {
+        let tail = [
+            REVISION_2026_CHECKS.as_slice(),
+            HTTP_TRANSPORT_CHECKS.as_slice(),
+            AUTH_CHECKS.as_slice(),
+        ]
+        .concat();
+        assert_eq!(CHECKS[CHECKS.len() - tail.len()..], tail[..]);
+        let unique: HashSet<&str> = CHECKS.into_iter().collect();
+        assert_eq!(unique.len(), CHECKS.len());
+    }
+}

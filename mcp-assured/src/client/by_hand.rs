@@ -132,27 +132,20 @@ impl McpClient {
         changes: &[(&str, Option<&str>)],
         method: &str,
     ) -> Result<RawAnswer> {
-        let mut headers: Vec<(String, String)> = post
-            .headers
-            .iter()
-            .filter_map(|(name, value)| Some((name.to_string(), value.to_str().ok()?.to_owned())))
-            .collect();
-        let mut set = |name: &str, value: Option<&str>| {
-            headers.retain(|(held, _)| !held.eq_ignore_ascii_case(name));
-            if let Some(value) = value {
-                headers.push((name.to_owned(), value.to_owned()));
-            }
+        let standard = if self.discovery().is_some() {
+            standard_headers(message)
+        } else {
+            Vec::new()
         };
-        set("accept", Some("application/json, text/event-stream"));
-        set("mcp-protocol-version", Some(self.protocol_version()));
-        if self.discovery().is_some() {
-            for (name, value) in standard_headers(message) {
-                set(&name, Some(&value));
-            }
-        }
-        for (name, value) in changes {
-            set(name, *value);
-        }
+        let mut all: Vec<(&str, Option<&str>)> =
+            vec![("mcp-protocol-version", Some(self.protocol_version()))];
+        all.extend(
+            standard
+                .iter()
+                .map(|(name, value)| (name.as_str(), Some(value.as_str()))),
+        );
+        all.extend_from_slice(changes);
+        let headers = post.headers_with(&all);
         let mut request = post.client.post(&post.url).json(message);
         for (name, value) in headers {
             request = request.header(name, value);

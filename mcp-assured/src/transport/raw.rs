@@ -48,6 +48,27 @@ pub(crate) struct HttpPost {
     pub(crate) sse: bool,
 }
 
+impl HttpPost {
+    /// The connection's headers, then `Accept: application/json, text/event-stream`, then
+    /// each of `changes` in order: `Some` sets a header (once, whatever its case), `None`
+    /// removes it.
+    pub(crate) fn headers_with(&self, changes: &[(&str, Option<&str>)]) -> Vec<(String, String)> {
+        let mut headers: Vec<(String, String)> = self
+            .headers
+            .iter()
+            .filter_map(|(name, value)| Some((name.to_string(), value.to_str().ok()?.to_owned())))
+            .collect();
+        let accept = ("accept", Some("application/json, text/event-stream"));
+        for (name, value) in std::iter::once(&accept).chain(changes) {
+            headers.retain(|(held, _)| !held.eq_ignore_ascii_case(name));
+            if let Some(value) = value {
+                headers.push(((*name).to_owned(), (*value).to_owned()));
+            }
+        }
+        headers
+    }
+}
+
 /// Where an HTTP transport leaves how it reaches the server, set once: for the checks of
 /// the transport itself.
 #[derive(Default)]
