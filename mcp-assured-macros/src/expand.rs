@@ -69,8 +69,15 @@ pub(crate) fn expand(
         ..function.clone()
     };
     let fixture_check = fixture_check(&krate, params);
+    let text_snapshots = names_text_snapshots(&function.block);
     if let [variant] = variants.as_slice() {
-        let call = test_call(&krate, options, params, variant, name, quote!(#name), None);
+        let body = Body {
+            name,
+            path: quote!(#name),
+            variant: None,
+            text_snapshots,
+        };
+        let call = test_call(&krate, options, params, variant, body);
         return Ok(quote! {
             #fixture_check
             #(#attrs)*
@@ -87,15 +94,13 @@ pub(crate) fn expand(
         .collect();
     let tests = variants.iter().map(|variant| {
         let test_name = Ident::new(&variant.name, name.span());
-        let call = test_call(
-            &krate,
-            options,
-            params,
-            variant,
+        let body = Body {
             name,
-            quote!(super::#name),
-            Some(&variant.name),
-        );
+            path: quote!(super::#name),
+            variant: Some(&variant.name),
+            text_snapshots,
+        };
+        let call = test_call(&krate, options, params, variant, body);
         quote! {
             #(#attrs)*
             #[test]
@@ -392,18 +397,31 @@ fn placeholder_names(text: &str) -> Vec<String> {
     names
 }
 
+/// The test function a variant calls.
+struct Body<'a> {
+    name: &'a Ident,
+    /// How the variant's test reaches it (`name`, or `super::name` from a variant's module).
+    path: TokenStream,
+    /// The variant's name, when the test has several.
+    variant: Option<&'a str>,
+    /// Whether the body names one of insta's text snapshot macros.
+    text_snapshots: bool,
+}
+
 fn test_call(
     krate: &Path,
     options: &Options,
     params: &[Param],
     variant: &Variant<'_>,
-    test_name: &Ident,
-    body: TokenStream,
-    variant_name: Option<&str>,
+    body: Body<'_>,
 ) -> TokenStream {
     let run = quote!(#krate::__private);
-    let settings = settings(options, variant_name, variant.protocol);
-    let test_name = test_name.to_string();
+    let mut settings = settings(options, body.variant, variant.protocol);
+    if body.text_snapshots {
+        settings.extend(quote!(.text_snapshot_filters()));
+    }
+    let test_name = body.name.to_string();
+    let body = body.path;
     // Numbered, not named after the parameter: `_client` would make `__mcp_slot__client`,
     // which the `non_snake_case` lint rejects in the user's crate.
     let slots: Vec<Ident> = (0..params.len())
@@ -559,6 +577,26 @@ fn source(run: &TokenStream, variant: &Variant<'_>) -> TokenStream {
     chain
 }
 
+/// insta's snapshot macros whose snapshots are text, which only its filters (regular
+/// expressions, compiled once per process when a test needs them) can redact; JSON, YAML
+/// and the other serialised snapshots are redacted without them.
+const TEXT_SNAPSHOT_MACROS: &[&str] = &[
+    "assert_snapshot",
+    "assert_debug_snapshot",
+    "assert_compact_debug_snapshot",
+    "assert_display_snapshot",
+    "with_settings",
+];
+
+/// Whether a test body names one of [`TEXT_SNAPSHOT_MACROS`].
+fn names_text_snapshots(block: &syn::Block) -> bool {
+    let mut found = BTreeSet::new();
+    collect_idents(quote!(#block), &mut found);
+    TEXT_SNAPSHOT_MACROS
+        .iter()
+        .any(|name| found.contains(*name))
+}
+
 /// The identifiers an expression of the server entry mentions, to bind only the fixtures it
 /// uses.
 fn mentioned_idents(server: &ServerEntry) -> BTreeSet<String> {
@@ -587,6 +625,25 @@ fn collect_idents(tokens: TokenStream, found: &mut BTreeSet<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn finds_insta_s_text_snapshots_in_a_body() {
+        let named = |body: TokenStream| names_text_snapshots(&syn::parse2(body).unwrap());
+        assert!(named(quote!({
+            insta::assert_snapshot!(text);
+        })));
+        assert!(named(quote!({
+            if ok {
+                assert_debug_snapshot!(value)
+            }
+        })));
+        assert!(!named(quote!({
+            insta::assert_json_snapshot!(value);
+        })));
+        assert!(!named(quote!({
+            assert_eq!(1, 1);
+        })));
+    }
 
     #[test]
     fn finds_placeholder_names() {

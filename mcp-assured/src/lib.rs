@@ -155,6 +155,7 @@
 
 pub mod assert;
 pub mod checks;
+mod child;
 mod client;
 mod credentials;
 mod error;

@@ -8,6 +8,7 @@
 
 use std::sync::{LazyLock, OnceLock};
 
+use insta::internals::Content;
 use regex::Regex;
 use rmcp::model::{
     CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
@@ -94,14 +95,19 @@ impl<T: Snapshot + ?Sized> Snapshot for &T {
 }
 
 /// The settings an [`#[mcp_test]`](crate::mcp_test) body runs with, so that insta's own
-/// macros in it get the default redactions too: timestamps, times of day and UUIDs in any
-/// text, and the scalar values of volatile keys (`progressToken`, `sessionId`, `durationMs`,
-/// `createdAt`, ...); maps sorted; the server and protocol version in the metadata.
+/// macros in it get the default redactions too: timestamps, times of day, UUIDs and
+/// loopback ports in any text, and the scalar values of volatile keys (`progressToken`,
+/// `sessionId`, `durationMs`, `createdAt`, ...); maps sorted; the server and protocol
+/// version in the metadata.
 ///
-/// They start from insta's defaults, not the caller's settings (`#[mcp_test]` calls this
-/// first thing on a fresh test thread, where the two are the same), because compiling the
-/// filters and parsing the redaction selectors costs ~16 ms in a debug build: it is done once
-/// per process and shared.
+/// They start from insta's defaults, not the caller's settings (`#[mcp_test]` binds them
+/// first thing on a fresh test thread, where the two are the same), and are built once per
+/// process. Serialised snapshots (`assert_json_snapshot!`, `assert_yaml_snapshot!`, ...) are
+/// redacted by one redaction that walks the value; text snapshots (`assert_snapshot!`,
+/// `assert_debug_snapshot!`) by insta's filters, regular expressions that cost milliseconds
+/// to compile in a debug build. So `#[mcp_test]` binds the filters only around a body that
+/// names one of those macros; bind these settings yourself around a helper that takes text
+/// snapshots.
 ///
 /// Outside `#[mcp_test]` (a plain `#[tokio::test]`, say), bind them yourself to get the same
 /// redactions:
@@ -111,11 +117,29 @@ impl<T: Snapshot + ?Sized> Snapshot for &T {
 ///
 /// test_settings(None).bind(|| {
 ///     insta::assert_snapshot!("2026-11-24T10:00:00Z", @"[timestamp]");
+///     insta::assert_json_snapshot!(
+///         serde_json::json!({"durationMs": 12, "at": "127.0.0.1:20345"}),
+///         @r#"
+///     {
+///       "at": "127.0.0.1:[port]",
+///       "durationMs": "[duration]"
+///     }
+///     "#
+///     );
 /// });
 /// ```
 #[must_use = "the settings apply only where they are bound: `settings.bind(|| ..)`"]
 pub fn test_settings(server: Option<&ServerInfo>) -> insta::Settings {
-    let mut settings = base_settings().clone();
+    body_settings(server, true)
+}
+
+/// [`test_settings`], with the text filters only if `text_snapshots`.
+pub(crate) fn body_settings(server: Option<&ServerInfo>, text_snapshots: bool) -> insta::Settings {
+    let mut settings = if text_snapshots {
+        with_filters().clone()
+    } else {
+        structured().clone()
+    };
     if let Some(server) = server {
         settings.set_info(&serde_json::json!({
             "protocolVersion": server.protocol_version,
@@ -125,67 +149,112 @@ pub fn test_settings(server: Option<&ServerInfo>) -> insta::Settings {
     settings
 }
 
-/// insta's defaults plus the filters and redactions of [`test_settings`], built once.
-fn base_settings() -> &'static insta::Settings {
-    static BASE: OnceLock<insta::Settings> = OnceLock::new();
-    BASE.get_or_init(|| {
+/// insta's defaults, maps sorted, and the one redaction of serialised snapshots: cheap.
+fn structured() -> &'static insta::Settings {
+    static STRUCTURED: OnceLock<insta::Settings> = OnceLock::new();
+    STRUCTURED.get_or_init(|| {
         let mut settings = insta::Settings::new();
         settings.set_sort_maps(true);
         settings.set_omit_expression(true);
-        settings.add_filter(TIMESTAMP_RE.as_str(), TIMESTAMP);
-        settings.add_filter(UUID_RE.as_str(), UUID);
-        settings.add_filter(TIME_RE.as_str(), TIME);
-        settings.add_filter(LOOPBACK_PORT_RE.as_str(), LOOPBACK_PORT);
-        for key in VOLATILE_KEYS {
-            let placeholder = volatile_key(key).unwrap_or(TIMESTAMP);
-            settings.add_redaction(
-                &format!(".**.{key}"),
-                insta::dynamic_redaction(move |value, _path| match value {
-                    insta::internals::Content::String(_)
-                    | insta::internals::Content::I64(_)
-                    | insta::internals::Content::U64(_)
-                    | insta::internals::Content::F64(_) => placeholder.into(),
-                    other => other,
-                }),
-            );
-        }
+        settings.add_redaction(
+            ".",
+            insta::dynamic_redaction(|value, _| redact_content(value)),
+        );
         settings
     })
 }
 
-/// Spellings of the volatile keys that [`test_settings`] redacts wherever they appear.
-const VOLATILE_KEYS: &[&str] = &[
-    "progressToken",
-    "progress_token",
-    "sessionId",
-    "session_id",
-    "duration",
-    "durationMs",
-    "duration_ms",
-    "elapsed",
-    "elapsedMs",
-    "elapsed_ms",
-    "latency",
-    "latencyMs",
-    "latency_ms",
-    "tookMs",
-    "took_ms",
-    "timestamp",
-    "createdAt",
-    "created_at",
-    "updatedAt",
-    "updated_at",
-    "request_time_ms",
-    "round_trip_ms",
-    "connected_at",
-    "disconnected_at",
-    "started_at",
-    "completed_at",
-    "retrieved_at",
-    "checked_at",
-    "sent_at",
-    "received_at",
-];
+/// [`structured`] plus the filters of text snapshots, compiled once per process.
+fn with_filters() -> &'static insta::Settings {
+    static WITH_FILTERS: OnceLock<insta::Settings> = OnceLock::new();
+    WITH_FILTERS.get_or_init(|| {
+        let mut settings = structured().clone();
+        // In the order of `redact_text`.
+        settings.add_filter(LOOPBACK_PORT_PATTERN, LOOPBACK_PORT);
+        settings.add_filter(TIMESTAMP_PATTERN, TIMESTAMP);
+        settings.add_filter(UUID_PATTERN, UUID);
+        settings.add_filter(TIME_PATTERN, TIME);
+        settings
+    })
+}
+
+/// [`redact`] over insta's own representation of a value being snapshotted.
+fn redact_content(value: Content) -> Content {
+    match value {
+        Content::String(text) => Content::String(redact_text(&text)),
+        Content::Map(entries) => Content::Map(
+            entries
+                .into_iter()
+                .map(|(key, value)| {
+                    let value = redact_field(key.as_str(), value);
+                    (redact_content(key), value)
+                })
+                .collect(),
+        ),
+        Content::Struct(name, fields) => Content::Struct(name, redact_fields(fields)),
+        Content::StructVariant(name, index, variant, fields) => {
+            Content::StructVariant(name, index, variant, redact_fields(fields))
+        }
+        Content::Seq(items) => Content::Seq(redact_items(items)),
+        Content::Tuple(items) => Content::Tuple(redact_items(items)),
+        Content::TupleStruct(name, items) => Content::TupleStruct(name, redact_items(items)),
+        Content::TupleVariant(name, index, variant, items) => {
+            Content::TupleVariant(name, index, variant, redact_items(items))
+        }
+        Content::Some(inner) => Content::Some(Box::new(redact_content(*inner))),
+        Content::NewtypeStruct(name, inner) => {
+            Content::NewtypeStruct(name, Box::new(redact_content(*inner)))
+        }
+        Content::NewtypeVariant(name, index, variant, inner) => {
+            Content::NewtypeVariant(name, index, variant, Box::new(redact_content(*inner)))
+        }
+        other => other,
+    }
+}
+
+fn redact_fields(fields: Vec<(&'static str, Content)>) -> Vec<(&'static str, Content)> {
+    fields
+        .into_iter()
+        .map(|(key, value)| (key, redact_field(Some(key), value)))
+        .collect()
+}
+
+fn redact_items(items: Vec<Content>) -> Vec<Content> {
+    items.into_iter().map(redact_content).collect()
+}
+
+/// The value of the field `key`: a placeholder if the key is volatile and the value a
+/// scalar (a schema may well describe a property called `duration`), else redacted within.
+fn redact_field(key: Option<&str>, value: Content) -> Content {
+    match key.and_then(volatile_key) {
+        Some(placeholder) if is_scalar(&value) => Content::String(placeholder.to_owned()),
+        _ => redact_content(value),
+    }
+}
+
+fn is_scalar(value: &Content) -> bool {
+    let value = match value {
+        Content::Some(inner) => inner,
+        other => other,
+    };
+    matches!(
+        value,
+        Content::String(_)
+            | Content::Char(_)
+            | Content::U8(_)
+            | Content::U16(_)
+            | Content::U32(_)
+            | Content::U64(_)
+            | Content::U128(_)
+            | Content::I8(_)
+            | Content::I16(_)
+            | Content::I32(_)
+            | Content::I64(_)
+            | Content::I128(_)
+            | Content::F32(_)
+            | Content::F64(_)
+    )
+}
 
 /// What the snapshot macros expand to calls into, through `mcp_assured::__private`; not
 /// public API.
@@ -259,21 +328,21 @@ const SESSION_ID: &str = "[session-id]";
 const PROGRESS_TOKEN: &str = "[progress-token]";
 const LOOPBACK_PORT: &str = "${host}:[port]";
 
-static TIMESTAMP_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?\b")
-        .expect("timestamp pattern")
-});
-static TIME_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b\d{1,2}:\d{2}:\d{2}(\.\d+)?(\s?[AP]M)?\b").expect("time pattern")
-});
+// ASCII classes (`(?-u)`): a timestamp's digits are ASCII, and Unicode classes make each
+// pattern several times slower to compile in a debug build.
+const TIMESTAMP_PATTERN: &str = r"(?-u)\b[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]+)?)?(?:Z|[+-][0-9]{2}:?[0-9]{2})?\b";
+const TIME_PATTERN: &str = r"(?-u)\b[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:\s?[AP]M)?\b";
 /// A loopback address's port: tests bind free ports, so it changes every run.
-static LOOPBACK_PORT_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?P<host>127\.0\.0\.1|localhost|\[::1\]):\d{1,5}\b").expect("port pattern")
-});
-static UUID_RE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b")
-        .expect("uuid pattern")
-});
+const LOOPBACK_PORT_PATTERN: &str = r"(?-u)\b(?P<host>127\.0\.0\.1|localhost|\[::1\]):[0-9]{1,5}\b";
+const UUID_PATTERN: &str =
+    r"(?-u)\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b";
+
+static TIMESTAMP_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(TIMESTAMP_PATTERN).expect("timestamp pattern"));
+static TIME_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(TIME_PATTERN).expect("time pattern"));
+static LOOPBACK_PORT_RE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(LOOPBACK_PORT_PATTERN).expect("port pattern"));
+static UUID_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(UUID_PATTERN).expect("uuid pattern"));
 
 /// Key names whose values are volatile, lower-cased without `_` or `-`.
 fn volatile_key(key: &str) -> Option<&'static str> {

@@ -52,25 +52,62 @@ pub fn assert_running(pid: u32) {
 
 /// The processes whose parent is `pid`, zombies included (a child not yet reaped keeps its
 /// parent).
+///
+/// The watchdog mcp-assured starts once per process (a `sh` that kills the servers left
+/// behind if the process is killed) is not counted: it lives as long as its parent.
 pub fn children_of(pid: u32) -> Vec<u32> {
-    std::fs::read_dir("/proc")
-        .map(|entries| {
-            entries
-                .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
-                .filter(|&child| stat(child).is_some_and(|(_, parent)| parent == pid))
-                .collect()
+    all_pids()
+        .filter(|&child| stat(child).is_some_and(|(_, parent)| parent == pid))
+        .filter(|&child| !is_watchdog(child))
+        .collect()
+}
+
+/// Whether `pid` is mcp-assured's watchdog.
+pub fn is_watchdog(pid: u32) -> bool {
+    std::fs::read(format!("/proc/{pid}/cmdline"))
+        .is_ok_and(|line| String::from_utf8_lossy(&line).ends_with("mcp-assured-watchdog\0"))
+}
+
+/// The processes of the process group `pgid` that still run (zombies left out: whoever
+/// inherited them reaps them, or not, as its init does), each with its command line.
+pub fn running_in_group(pgid: u32) -> Vec<(u32, String)> {
+    all_pids()
+        .filter(|&pid| {
+            fields(pid).is_some_and(|fields| {
+                fields.first().is_some_and(|state| state != "Z")
+                    && fields.get(2).and_then(|group| group.parse().ok()) == Some(pgid)
+            })
         })
-        .unwrap_or_default()
+        .map(|pid| {
+            let command = std::fs::read(format!("/proc/{pid}/cmdline"))
+                .map(|line| String::from_utf8_lossy(&line).replace('\0', " "))
+                .unwrap_or_default();
+            (pid, command.trim_end().to_owned())
+        })
+        .collect()
+}
+
+fn all_pids() -> impl Iterator<Item = u32> {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
 }
 
 /// The state letter and parent pid of a process, from `/proc/<pid>/stat`.
 fn stat(pid: u32) -> Option<(char, u32)> {
+    let fields = fields(pid)?;
+    let state = fields.first()?.chars().next()?;
+    let parent = fields.get(1)?.parse().ok()?;
+    Some((state, parent))
+}
+
+/// The fields of `/proc/<pid>/stat` after the command name: state, ppid, pgrp, ...
+fn fields(pid: u32) -> Option<Vec<String>> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // `pid (comm) state ppid ..`: comm may hold spaces and parentheses, so split after the last `)`.
-    let mut fields = stat[stat.rfind(')')? + 1..].split_whitespace();
-    let state = fields.next()?.chars().next()?;
-    let parent = fields.next()?.parse().ok()?;
-    Some((state, parent))
+    let rest = &stat[stat.rfind(')')? + 1..];
+    Some(rest.split_whitespace().map(str::to_owned).collect())
 }
 
 fn raw(pid: u32) -> Pid {

@@ -16,10 +16,11 @@ pub(crate) mod wire;
 
 use self::{
     in_process::{InProcessServer, ServerTask},
-    stdio::{ChildGuard, StdioCommand},
+    stdio::StdioCommand,
 };
 
 use self::http::HttpTarget;
+use crate::child::ChildGuard;
 
 /// Where the server is, with everything needed to reach it.
 #[derive(Debug)]
