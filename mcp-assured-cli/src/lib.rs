@@ -20,5 +20,6 @@
 mod companion;
 mod line_guard;
 pub mod serve;
+mod stdio;
 
 pub use companion::CompanionServer;

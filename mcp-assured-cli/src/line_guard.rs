@@ -1,72 +1,83 @@
 //! What the companion's stdio does with lines rmcp cannot read: rmcp skips a line that is not
 //! UTF-8 or not JSON without a word, leaving the client waiting for an answer that never
-//! comes. The guard sits between stdin and rmcp and answers such a line itself with a JSON-RPC
-//! error (`-32700`, the request's id when one can be read), so every request gets an answer
-//! and the session goes on.
+//! comes. The guard reads stdin itself and answers such a line with a JSON-RPC error
+//! (`-32700`, the request's id when one can be read), so every request gets an answer and
+//! the session goes on.
+//!
+//! It is rmcp's transport, not a filter in front of one: each line is parsed once, into the
+//! message rmcp gets, and each answer serialised once, straight to stdout, with no task or
+//! pipe in between (the companion adds one hop to every call, so it must add nothing else).
 
-use std::io;
+use std::{io, pin::Pin, sync::Arc};
 
-use rmcp::model::ClientJsonRpcMessage;
+use futures::{Sink, Stream};
+use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use serde_json::{Value, json};
 use tokio::{
-    io::{
-        AsyncBufReadExt as _, AsyncRead, AsyncWrite, AsyncWriteExt as _, BufReader, DuplexStream,
-    },
-    sync::mpsc,
+    io::{AsyncBufReadExt as _, AsyncRead, AsyncWrite, AsyncWriteExt as _, BufReader},
+    sync::Mutex,
 };
 
-/// The largest line passed on, 16 MiB; a longer one is answered with an error.
+/// The largest line read, 16 MiB; a longer one is answered with an error.
 const MAX_LINE: usize = 16 * 1024 * 1024;
 
-/// Puts the guard between `input`/`output` (the process's stdin/stdout) and the returned
-/// stream, which rmcp serves. Runs until `input` closes and rmcp stops writing.
-pub(crate) fn guard(
-    input: impl AsyncRead + Unpin + Send + 'static,
-    output: impl AsyncWrite + Unpin + Send + 'static,
-) -> DuplexStream {
-    let (rmcp_end, guard_end) = tokio::io::duplex(1 << 20);
-    let (from_rmcp, to_rmcp) = tokio::io::split(guard_end);
-    let (answers, pending_answers) = mpsc::unbounded_channel();
-    tokio::spawn(read_requests(input, to_rmcp, answers));
-    tokio::spawn(write_output(from_rmcp, pending_answers, output));
-    rmcp_end
-}
+type Output = Arc<Mutex<Pin<Box<dyn AsyncWrite + Send>>>>;
 
-/// Passes each readable line to rmcp; answers the others.
-async fn read_requests(
-    input: impl AsyncRead + Unpin,
-    mut to_rmcp: impl AsyncWrite + Unpin,
-    answers: mpsc::UnboundedSender<String>,
-) -> io::Result<()> {
-    let mut input = BufReader::new(input);
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line).await? == 0 {
-            // stdin closed: rmcp sees the end of its input and ends the session.
-            return to_rmcp.shutdown().await;
-        }
-        let trimmed = line.trim_ascii();
-        if trimmed.is_empty() {
-            continue;
-        }
-        match check(trimmed) {
-            Ok(()) => {
-                to_rmcp.write_all(trimmed).await?;
-                to_rmcp.write_all(b"\n").await?;
-                to_rmcp.flush().await?;
+/// rmcp's transport over `input`/`output` (the process's stdin/stdout): the messages read
+/// from `input`, lines that are not messages answered on `output`; and where rmcp's answers
+/// go, one line each. The stream ends when `input` closes.
+pub(crate) fn guard(
+    input: impl AsyncRead + Send + 'static,
+    output: impl AsyncWrite + Send + 'static,
+) -> (
+    Pin<Box<dyn Sink<ServerJsonRpcMessage, Error = io::Error> + Send>>,
+    Pin<Box<dyn Stream<Item = ClientJsonRpcMessage> + Send>>,
+) {
+    let output: Output = Arc::new(Mutex::new(Box::pin(output)));
+    let answers = futures::sink::unfold(
+        output.clone(),
+        |output, message: ServerJsonRpcMessage| async move {
+            let mut line = serde_json::to_vec(&message).map_err(io::Error::other)?;
+            line.push(b'\n');
+            write_line(&output, &line).await?;
+            Ok::<_, io::Error>(output)
+        },
+    );
+    let reader = (Box::pin(BufReader::new(input)), output, Vec::new());
+    let messages = futures::stream::unfold(reader, |(mut input, output, mut line)| async move {
+        loop {
+            line.clear();
+            if input.read_until(b'\n', &mut line).await.unwrap_or(0) == 0 {
+                // stdin closed: rmcp sees the end of its input and ends the session.
+                return None;
             }
-            Err(answer) => {
-                if answers.send(answer).is_err() {
-                    return Ok(());
+            let trimmed = line.trim_ascii();
+            if trimmed.is_empty() {
+                continue;
+            }
+            match read(trimmed) {
+                Ok(message) => return Some((message, (input, output, line))),
+                Err(mut answer) => {
+                    answer.push('\n');
+                    if write_line(&output, answer.as_bytes()).await.is_err() {
+                        return None;
+                    }
                 }
             }
         }
-    }
+    });
+    (Box::pin(answers), Box::pin(messages))
 }
 
-/// `Ok` for a line rmcp can read, else the error answer to send back.
-fn check(line: &[u8]) -> Result<(), String> {
+/// Writes one whole line and flushes it.
+async fn write_line(output: &Output, line: &[u8]) -> io::Result<()> {
+    let mut output = output.lock().await;
+    output.write_all(line).await?;
+    output.flush().await
+}
+
+/// The message on a line, else the error answer to send back.
+fn read(line: &[u8]) -> Result<ClientJsonRpcMessage, String> {
     if line.len() > MAX_LINE {
         return Err(parse_error(
             Value::Null,
@@ -95,8 +106,8 @@ fn check(line: &[u8]) -> Result<(), String> {
             ));
         }
     };
-    if serde_json::from_str::<ClientJsonRpcMessage>(text).is_ok() {
-        return Ok(());
+    if let Ok(message) = serde_json::from_str::<ClientJsonRpcMessage>(text) {
+        return Ok(message);
     }
     match serde_json::from_str::<Value>(text) {
         Ok(message) => {
@@ -139,37 +150,9 @@ fn parse_error(id: Value, message: &str) -> String {
     .to_string()
 }
 
-/// Writes rmcp's lines and the guard's answers to `output`, one whole line at a time.
-async fn write_output(
-    from_rmcp: impl AsyncRead + Unpin,
-    mut answers: mpsc::UnboundedReceiver<String>,
-    mut output: impl AsyncWrite + Unpin,
-) -> io::Result<()> {
-    let mut lines = BufReader::new(from_rmcp).lines();
-    let mut answers_open = true;
-    loop {
-        let line = tokio::select! {
-            line = lines.next_line() => match line? {
-                Some(line) => line,
-                None => return output.flush().await,
-            },
-            answer = answers.recv(), if answers_open => match answer {
-                Some(answer) => answer,
-                None => {
-                    answers_open = false;
-                    continue;
-                }
-            },
-        };
-        output.write_all(line.as_bytes()).await?;
-        output.write_all(b"\n").await?;
-        output.flush().await?;
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::check;
+    use super::read as check;
 
     #[test]
     fn readable_messages_pass() {

@@ -23,11 +23,9 @@ use crate::CompanionServer;
 ///
 /// If the MCP handshake or the transport fails.
 pub async fn serve_stdio(server: CompanionServer) -> Result<(), Box<dyn std::error::Error>> {
+    let (input, output) = crate::stdio::streams();
     server
-        .serve(crate::line_guard::guard(
-            tokio::io::stdin(),
-            tokio::io::stdout(),
-        ))
+        .serve(crate::line_guard::guard(input, output))
         .await?
         .waiting()
         .await?;

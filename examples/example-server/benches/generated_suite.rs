@@ -1,16 +1,19 @@
-//! The wall time of a suite of 500 generated in-process `#[mcp_test]` tests under
-//! `cargo test`, against 500 hand-written `#[tokio::test]` tests doing the same with raw rmcp
-//! (an rmcp client and the example server on a duplex pipe), measured in the same run.
+//! The wall time of suites of 2,000 generated `#[mcp_test]` tests, against 2,000 hand-written
+//! `#[tokio::test]` tests doing the same with raw rmcp, measured in the same run: the example
+//! server in the test's process (an rmcp client on a duplex pipe, by hand) and as a child over
+//! stdio (an rmcp client on the child's pipes, by hand), under `cargo test` and under
+//! `cargo nextest run` (one process per test).
 //!
 //! ```sh
-//! cargo bench -p mcp-assured-examples --bench generated_suite [-- ROUNDS]   # default 5
+//! cargo bench -p mcp-assured-examples --bench generated_suite [-- ROUNDS [TESTS]]   # default 3, 2000
 //! ```
 //!
 //! It writes a throwaway crate into `target/generated-suite/` (a workspace of its own, with
 //! our `Cargo.lock`, building into our target directory so nothing is rebuilt twice), builds
-//! its two test targets in the debug profile (what `cargo test` runs), then alternates runs of
-//! each: `cargo test --test <suite>` from start to exit, and the test binary alone. Every run
-//! must report 500 passed.
+//! its four test targets in the debug profile (what `cargo test` runs), then alternates runs of
+//! each: `cargo test --test <suite>` from start to exit, the test binary alone, and
+//! `cargo nextest run --test <suite>` when `cargo-nextest` is on the `PATH` or in
+//! `target/tools/nextest/bin` (where `.ci/run` installs it). Every run must pass every test.
 
 use std::{
     error::Error,
@@ -20,73 +23,175 @@ use std::{
     time::{Duration, Instant},
 };
 
-const TESTS: usize = 500;
-
 type Result<T> = std::result::Result<T, Box<dyn Error>>;
 
+/// The suites, as `(ours, raw rmcp)` pairs of test targets.
+const PAIRS: [(&str, &str); 2] = [
+    ("mcp_test_in_process", "rmcp_in_process"),
+    ("mcp_test_stdio", "rmcp_stdio"),
+];
+
+/// How a suite is run.
+#[derive(Clone, Copy, PartialEq)]
+enum Runner {
+    CargoTest,
+    Binary,
+    Nextest,
+}
+
+impl Runner {
+    fn name(self) -> &'static str {
+        match self {
+            Runner::CargoTest => "`cargo test`",
+            Runner::Binary => "test binary alone",
+            Runner::Nextest => "`cargo nextest run`",
+        }
+    }
+}
+
 fn main() -> Result<()> {
-    let rounds: usize = std::env::args()
+    let numbers: Vec<usize> = std::env::args()
         .skip(1)
-        .find(|arg| !arg.starts_with('-'))
+        .filter(|arg| !arg.starts_with('-'))
         .map(|n| n.parse())
-        .transpose()?
-        .unwrap_or(5);
+        .collect::<std::result::Result<_, _>>()?;
+    let rounds = numbers.first().copied().unwrap_or(3);
+    let tests = numbers.get(1).copied().unwrap_or(2000);
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
         .canonicalize()?;
     let target = workspace.join("target");
     let suite = target.join("generated-suite");
-    write_crate(&workspace, &suite)?;
+    let server = build_example_server(&workspace)?;
+    write_crate(&workspace, &suite, &server, tests)?;
+    let nextest = nextest(&target);
+    let mut runners = vec![Runner::CargoTest, Runner::Binary];
+    match &nextest {
+        Some(path) => {
+            println!("cargo-nextest: {}", path.display());
+            runners.push(Runner::Nextest);
+        }
+        None => println!("cargo-nextest not found: its runs are left out"),
+    }
 
+    let names: Vec<&str> = PAIRS.iter().flat_map(|(ours, raw)| [*ours, *raw]).collect();
     let mut binaries = Vec::new();
-    for name in ["mcp_test_suite", "rmcp_suite"] {
+    for name in &names {
         let started = Instant::now();
-        let binary = build(&suite, &target, name)?;
+        binaries.push(build(&suite, &target, name)?);
         println!(
-            "built `{name}` ({TESTS} tests) in {:.1} s (first build includes its dependencies)",
+            "built `{name}` ({tests} tests) in {:.1} s",
             started.elapsed().as_secs_f64()
         );
-        binaries.push((name, binary, Vec::new(), Vec::new()));
     }
-    for _ in 0..rounds {
-        for (name, binary, cargo_runs, binary_runs) in &mut binaries {
-            cargo_runs.push(timed(
-                Command::new(cargo())
-                    .args(["test", "--test", name])
-                    .current_dir(&suite)
-                    .env("CARGO_TARGET_DIR", &target),
-            )?);
-            binary_runs.push(timed(&mut Command::new(&binary))?);
+    // runs[suite][runner]
+    let mut runs = vec![vec![Vec::new(); runners.len()]; names.len()];
+    for round in 0..rounds {
+        for (index, name) in names.iter().enumerate() {
+            for (r, runner) in runners.iter().enumerate() {
+                let mut command = match runner {
+                    Runner::CargoTest => {
+                        let mut command = Command::new(cargo());
+                        command.args(["test", "--test", name]);
+                        command
+                    }
+                    Runner::Binary => Command::new(&binaries[index]),
+                    Runner::Nextest => {
+                        let mut command = Command::new(cargo());
+                        command.args(["nextest", "run", "--no-fail-fast", "--test", name]);
+                        if let Some(path) = &nextest {
+                            command.env("PATH", with_path(path));
+                        }
+                        command
+                    }
+                };
+                command.current_dir(&suite).env("CARGO_TARGET_DIR", &target);
+                let took = timed(&mut command, *runner, tests)?;
+                runs[index][r].push(took);
+                println!(
+                    "round {}: {name} under {}: {:.2} s",
+                    round + 1,
+                    runner.name(),
+                    took.as_secs_f64()
+                );
+            }
         }
     }
 
-    println!("\n{TESTS} tests per suite, {rounds} alternating rounds, debug build\n");
-    println!("| suite | `cargo test` median | min | test binary alone, median | per test |");
-    println!("| --- | --- | --- | --- | --- |");
-    let mut medians = Vec::new();
-    for (name, _, cargo_runs, binary_runs) in &mut binaries {
-        let (cargo_median, binary_median) = (median(cargo_runs), median(binary_runs));
-        println!(
-            "| `{name}` | {:.2} s | {:.2} s | {:.2} s | {:.2} ms |",
-            cargo_median.as_secs_f64(),
-            cargo_runs
-                .iter()
-                .min()
-                .copied()
-                .unwrap_or_default()
-                .as_secs_f64(),
-            binary_median.as_secs_f64(),
-            binary_median.as_secs_f64() * 1e3 / TESTS as f64,
-        );
-        medians.push((cargo_median, binary_median));
-    }
-    let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
     println!(
-        "\nratio `#[mcp_test]` / raw rmcp: {:.2} under `cargo test`, {:.2} for the binary alone",
-        ratio(medians[0].0, medians[1].0),
-        ratio(medians[0].1, medians[1].1)
+        "
+{tests} tests per suite, {rounds} alternating rounds, debug build, medians
+"
     );
+    print!("| suite |");
+    for runner in &runners {
+        print!(" {} |", runner.name());
+    }
+    println!(
+        "
+| --- |{}",
+        " --- |".repeat(runners.len())
+    );
+    for (index, name) in names.iter().enumerate() {
+        print!("| `{name}` |");
+        for r in 0..runners.len() {
+            let median = median(&mut runs[index][r]);
+            print!(
+                " {:.2} s ({:.2} ms a test) |",
+                median.as_secs_f64(),
+                median.as_secs_f64() * 1e3 / tests as f64
+            );
+        }
+        println!();
+    }
+    for (pair, (ours, raw)) in PAIRS.iter().enumerate() {
+        print!("| ratio `{ours}` / `{raw}` |");
+        for r in 0..runners.len() {
+            let ours = median(&mut runs[2 * pair][r]).as_secs_f64();
+            let raw = median(&mut runs[2 * pair + 1][r]).as_secs_f64();
+            print!(" {:.2} |", ours / raw);
+        }
+        println!();
+    }
     Ok(())
+}
+
+/// `cargo-nextest` on the `PATH`, or where `.ci/run` installs it.
+fn nextest(target: &Path) -> Option<PathBuf> {
+    let installed = target.join("tools/nextest/bin/cargo-nextest");
+    if installed.exists() {
+        return Some(installed);
+    }
+    std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path)
+            .map(|dir| dir.join("cargo-nextest"))
+            .find(|candidate| candidate.exists())
+    })
+}
+
+/// The `PATH` with the directory of `binary` first.
+fn with_path(binary: &Path) -> std::ffi::OsString {
+    let dir = binary.parent().map(Path::to_path_buf).unwrap_or_default();
+    let rest = std::env::var_os("PATH").unwrap_or_default();
+    std::env::join_paths(std::iter::once(dir).chain(std::env::split_paths(&rest))).unwrap_or(rest)
+}
+
+/// Builds the example server's binary (debug, as the suites' own) and returns its path.
+fn build_example_server(workspace: &Path) -> Result<PathBuf> {
+    let status = Command::new(cargo())
+        .args([
+            "build",
+            "-p",
+            "mcp-assured-examples",
+            "--bin",
+            "example-server",
+        ])
+        .current_dir(workspace)
+        .status()?;
+    if !status.success() {
+        return Err("building example-server failed".into());
+    }
+    Ok(workspace.join("target/debug/example-server"))
 }
 
 fn cargo() -> String {
@@ -94,7 +199,7 @@ fn cargo() -> String {
 }
 
 /// The throwaway crate: its manifest, our lock file, and the two generated suites.
-fn write_crate(workspace: &Path, suite: &Path) -> Result<()> {
+fn write_crate(workspace: &Path, suite: &Path, server: &Path, tests: usize) -> Result<()> {
     std::fs::create_dir_all(suite.join("tests"))?;
     let root = std::fs::read_to_string(workspace.join("Cargo.toml"))?;
     let version_of = |name: &str| -> Result<String> {
@@ -124,7 +229,7 @@ serde_json = {serde_json}
         tokio = version_of("tokio")?.replace("features = [", "features = [\"full\", "),
         rmcp = version_of("rmcp")?.replace(
             "default-features = false",
-            "default-features = false, features = [\"client\"]"
+            "default-features = false, features = [\"client\", \"transport-async-rw\"]"
         ),
         serde_json = version_of("serde_json")?,
     );
@@ -133,45 +238,89 @@ serde_json = {serde_json}
     std::fs::create_dir_all(suite.join("src"))?;
     std::fs::write(suite.join("src/lib.rs"), "")?;
 
-    let mut mcp_test = String::from(
-        "use mcp_assured::{McpClient, mcp_test};\nuse mcp_assured_examples::ExampleServer;\n\n",
-    );
-    let mut rmcp = String::from(RMCP_HELPER);
-    for n in 0..TESTS {
+    let server = server.display().to_string();
+    let header =
+        "use mcp_assured::{McpClient, mcp_test};\nuse mcp_assured_examples::ExampleServer;\n\n";
+    let mut in_process = String::from(header);
+    let mut stdio = format!("{header}const SERVER: &str = {server:?};\n\n");
+    let mut raw_in_process = String::from(RMCP_HELPER);
+    let mut raw_stdio = format!("{RMCP_HELPER}const SERVER: &str = {server:?};\n\n");
+    for n in 0..tests {
+        for (file, source) in [
+            (&mut in_process, "service(ExampleServer::new())"),
+            (&mut stdio, "command(SERVER)"),
+        ] {
+            write!(
+                file,
+                "#[mcp_test(server = {source})]\n\
+                 async fn echo_{n}(client: McpClient) {{\n    \
+                 let result = client.call_tool(\"echo\", serde_json::json!({{\"message\": \"{n}\"}})).await.unwrap();\n    \
+                 assert_eq!(result.text(), \"{n}\");\n}}\n\n"
+            )?;
+        }
         write!(
-            mcp_test,
-            "#[mcp_test(server = service(ExampleServer::new()))]\n\
-             async fn echo_{n}(client: McpClient) {{\n    \
-             let result = client.call_tool(\"echo\", serde_json::json!({{\"message\": \"{n}\"}})).await.unwrap();\n    \
-             assert_eq!(result.text(), \"{n}\");\n}}\n\n"
+            raw_in_process,
+            "#[tokio::test]\nasync fn echo_{n}() {{\n    echo_in_process(\"{n}\").await;\n}}\n\n"
         )?;
         write!(
-            rmcp,
-            "#[tokio::test]\nasync fn echo_{n}() {{\n    echo(\"{n}\").await;\n}}\n\n"
+            raw_stdio,
+            "#[tokio::test]\nasync fn echo_{n}() {{\n    echo_stdio(SERVER, \"{n}\").await;\n}}\n\n"
         )?;
     }
-    std::fs::write(suite.join("tests/mcp_test_suite.rs"), mcp_test)?;
-    std::fs::write(suite.join("tests/rmcp_suite.rs"), rmcp)?;
+    // Only the ones that changed, so that a rerun with as many tests rebuilds nothing.
+    for (name, source) in [
+        ("mcp_test_in_process", in_process),
+        ("mcp_test_stdio", stdio),
+        ("rmcp_in_process", raw_in_process),
+        ("rmcp_stdio", raw_stdio),
+    ] {
+        let path = suite.join(format!("tests/{name}.rs"));
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(source.as_str()) {
+            std::fs::write(path, source)?;
+        }
+    }
     Ok(())
 }
 
-/// What each raw test does by hand: server on a task, rmcp client on a pipe, one call.
-const RMCP_HELPER: &str = r#"use mcp_assured_examples::ExampleServer;
-use rmcp::{ServiceExt, model::CallToolRequestParams};
+/// What each raw test does by hand: the server on a task or as a child, an rmcp client on
+/// its pipes, one call, the client cancelled, the server awaited.
+const RMCP_HELPER: &str = r#"#![allow(dead_code)]
+use mcp_assured_examples::ExampleServer;
+use rmcp::{ServiceExt, model::CallToolRequestParams, service::RunningService, RoleClient};
 
-async fn echo(text: &str) {
+async fn call_echo(client: &RunningService<RoleClient, ()>, text: &str) {
+    let mut params = CallToolRequestParams::new("echo");
+    params.arguments = serde_json::json!({"message": text}).as_object().cloned();
+    let result = client.peer().call_tool(params).await.unwrap();
+    assert_eq!(result.content[0].as_text().expect("text").text, text);
+}
+
+async fn echo_in_process(text: &str) {
     let (server_io, client_io) = tokio::io::duplex(1 << 20);
     let server = tokio::spawn(async move {
         let running = ExampleServer::new().serve(server_io).await.unwrap();
         let _ = running.waiting().await;
     });
     let client = ().serve(client_io).await.unwrap();
-    let mut params = CallToolRequestParams::new("echo");
-    params.arguments = serde_json::json!({"message": text}).as_object().cloned();
-    let result = client.peer().call_tool(params).await.unwrap();
-    assert_eq!(result.content[0].as_text().expect("text").text, text);
+    call_echo(&client, text).await;
     client.cancel().await.unwrap();
     server.await.unwrap();
+}
+
+async fn echo_stdio(server: &str, text: &str) {
+    let mut child = tokio::process::Command::new(server)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let stdin = child.stdin.take().unwrap();
+    let client = ().serve((stdout, stdin)).await.unwrap();
+    call_echo(&client, text).await;
+    // Closing its stdin ends the server.
+    client.cancel().await.unwrap();
+    child.wait().await.unwrap();
 }
 
 "#;
@@ -205,18 +354,22 @@ fn build(suite: &Path, target: &Path, name: &str) -> Result<PathBuf> {
         .ok_or_else(|| format!("no test binary for `{name}`").into())
 }
 
-/// Runs `command` to its end; an error unless it passed all the tests.
-fn timed(command: &mut Command) -> Result<Duration> {
+/// Runs `command` to its end; an error unless it passed all `tests` tests.
+fn timed(command: &mut Command, runner: Runner, tests: usize) -> Result<Duration> {
     let started = Instant::now();
     let output = command.output()?;
     let took = started.elapsed();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    if !output.status.success() || !stdout.contains(&format!("{TESTS} passed; 0 failed")) {
-        return Err(format!(
-            "{command:?} did not pass:\n{stdout}\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        )
-        .into());
+    let printed = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let passed = match runner {
+        Runner::Nextest => format!("{tests} tests run: {tests} passed"),
+        Runner::CargoTest | Runner::Binary => format!("{tests} passed; 0 failed"),
+    };
+    if !output.status.success() || !printed.contains(&passed) {
+        return Err(format!("{command:?} did not pass:\n{printed}").into());
     }
     Ok(took)
 }
