@@ -22,6 +22,10 @@ use tokio::{
 const MAX_LINE: usize = 16 * 1024 * 1024;
 
 type Output = Arc<Mutex<Pin<Box<dyn AsyncWrite + Send>>>>;
+/// Where rmcp sends its answers.
+pub(crate) type Answers = Pin<Box<dyn Sink<ServerJsonRpcMessage, Error = io::Error> + Send>>;
+/// The messages rmcp reads.
+pub(crate) type Messages = Pin<Box<dyn Stream<Item = ClientJsonRpcMessage> + Send>>;
 
 /// rmcp's transport over `input`/`output` (the process's stdin/stdout): the messages read
 /// from `input`, lines that are not messages answered on `output`; and where rmcp's answers
@@ -29,10 +33,7 @@ type Output = Arc<Mutex<Pin<Box<dyn AsyncWrite + Send>>>>;
 pub(crate) fn guard(
     input: impl AsyncRead + Send + 'static,
     output: impl AsyncWrite + Send + 'static,
-) -> (
-    Pin<Box<dyn Sink<ServerJsonRpcMessage, Error = io::Error> + Send>>,
-    Pin<Box<dyn Stream<Item = ClientJsonRpcMessage> + Send>>,
-) {
+) -> (Answers, Messages) {
     let output: Output = Arc::new(Mutex::new(Box::pin(output)));
     let answers = futures::sink::unfold(
         output.clone(),

@@ -132,10 +132,13 @@ fn main() -> Result<()> {
 | --- |{}",
         " --- |".repeat(runners.len())
     );
-    for (index, name) in names.iter().enumerate() {
+    if rounds == 0 {
+        return Ok(());
+    }
+    for (name, suite_runs) in names.iter().zip(&mut runs) {
         print!("| `{name}` |");
-        for r in 0..runners.len() {
-            let median = median(&mut runs[index][r]);
+        for runner_runs in suite_runs.iter_mut() {
+            let median = median(runner_runs);
             print!(
                 " {:.2} s ({:.2} ms a test) |",
                 median.as_secs_f64(),
@@ -144,12 +147,14 @@ fn main() -> Result<()> {
         }
         println!();
     }
-    for (pair, (ours, raw)) in PAIRS.iter().enumerate() {
+    for ((ours, raw), pair) in PAIRS.iter().zip(runs.chunks_mut(2)) {
         print!("| ratio `{ours}` / `{raw}` |");
-        for r in 0..runners.len() {
-            let ours = median(&mut runs[2 * pair][r]).as_secs_f64();
-            let raw = median(&mut runs[2 * pair + 1][r]).as_secs_f64();
-            print!(" {:.2} |", ours / raw);
+        let [ours_runs, raw_runs] = pair else {
+            continue;
+        };
+        for (ours, raw) in ours_runs.iter_mut().zip(raw_runs.iter_mut()) {
+            let ratio = median(ours).as_secs_f64() / median(raw).as_secs_f64();
+            print!(" {ratio:.2} |");
         }
         println!();
     }
