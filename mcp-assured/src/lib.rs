@@ -155,7 +155,6 @@
 
 pub mod assert;
 pub mod checks;
-mod child;
 mod client;
 mod credentials;
 mod error;

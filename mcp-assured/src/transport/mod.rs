@@ -1,5 +1,6 @@
 //! The four ways to reach a server, one file each, and what they share.
 
+pub(crate) mod child;
 pub(crate) mod diagnostics;
 pub(crate) mod http;
 pub(crate) mod in_process;
@@ -19,8 +20,8 @@ use self::{
     stdio::StdioCommand,
 };
 
+use self::child::ChildGuard;
 use self::http::HttpTarget;
-use crate::child::ChildGuard;
 
 /// Where the server is, with everything needed to reach it.
 #[derive(Debug)]

@@ -1,7 +1,7 @@
 //! A server run as a child process, speaking newline-delimited JSON-RPC on stdin/stdout.
 //!
 //! The child gets its own process group so that everything it starts is killed with it
-//! ([`crate::child`]), its stderr is captured for error messages, and it is always reaped.
+//! ([`super::child`]), its stderr is captured for error messages, and it is always reaped.
 
 use std::{ffi::OsString, path::PathBuf, process::Stdio, sync::Arc};
 
@@ -10,11 +10,12 @@ use tokio::{
     process::{ChildStdin, ChildStdout, Command},
 };
 
+use super::child::ChildGuard;
 use super::{
     diagnostics::{Diagnostics, Stream},
     lines::LineTransport,
 };
-use crate::{child::ChildGuard, error::Error};
+use crate::error::Error;
 
 /// The command line of a stdio server.
 #[derive(Clone, Default)]
@@ -39,7 +40,7 @@ impl std::fmt::Debug for StdioCommand {
 }
 
 impl StdioCommand {
-    /// The command, to start with [`child::spawn`](crate::child::spawn) (which puts it in
+    /// The command, to start with [`child::spawn`](crate::transport::child::spawn) (which puts it in
     /// a process group of its own); stdio is left for the caller to set.
     pub(crate) fn to_command(&self) -> Command {
         let mut cmd = Command::new(&self.program);
@@ -79,7 +80,7 @@ pub(crate) fn spawn(
         command: command.display(),
         source,
     };
-    let mut child = crate::child::spawn(cmd).map_err(spawn_error)?;
+    let mut child = crate::transport::child::spawn(cmd).map_err(spawn_error)?;
     let stdin = child.stdin().take().expect("stdin is piped");
     let stdout = child.stdout().take().expect("stdout is piped");
     let stderr = child.stderr().take().expect("stderr is piped");
