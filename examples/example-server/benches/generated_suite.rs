@@ -263,14 +263,22 @@ serde_json = {serde_json}
                  assert_eq!(result.text(), \"{n}\");\n}}\n\n"
             )?;
         }
-        write!(
-            raw_in_process,
-            "#[tokio::test]\nasync fn echo_{n}() {{\n    echo_in_process(\"{n}\").await;\n}}\n\n"
-        )?;
-        write!(
-            raw_stdio,
-            "#[tokio::test]\nasync fn echo_{n}() {{\n    echo_stdio(SERVER, \"{n}\").await;\n}}\n\n"
-        )?;
+        // The call and its check inline, as in the `#[mcp_test]` tests; the wiring in helpers.
+        for (file, start, stop) in [
+            (&mut raw_in_process, "start_in_process()", "stop_in_process"),
+            (&mut raw_stdio, "start_stdio(SERVER)", "stop_stdio"),
+        ] {
+            write!(
+                file,
+                "#[tokio::test]\nasync fn echo_{n}() {{\n    \
+                 let (client, server) = {start}.await;\n    \
+                 let mut params = CallToolRequestParams::new(\"echo\");\n    \
+                 params.arguments = serde_json::json!({{\"message\": \"{n}\"}}).as_object().cloned();\n    \
+                 let result = client.peer().call_tool(params).await.unwrap();\n    \
+                 assert_eq!(result.content[0].as_text().expect(\"text\").text, \"{n}\");\n    \
+                 {stop}(client, server).await;\n}}\n\n"
+            )?;
+        }
     }
     // Only the ones that changed, so that a rerun with as many tests rebuilds nothing.
     for (name, source) in [
@@ -287,32 +295,29 @@ serde_json = {serde_json}
     Ok(())
 }
 
-/// What each raw test does by hand: the server on a task or as a child, an rmcp client on
-/// its pipes, one call, the client cancelled, the server awaited.
+/// What each raw test does by hand, in helpers: the server on a task or as a child, an rmcp
+/// client on its pipes; after the test's call, the client cancelled, the server awaited.
 const RMCP_HELPER: &str = r#"#![allow(dead_code)]
 use mcp_assured_examples::ExampleServer;
 use rmcp::{ServiceExt, model::CallToolRequestParams, service::RunningService, RoleClient};
 
-async fn call_echo(client: &RunningService<RoleClient, ()>, text: &str) {
-    let mut params = CallToolRequestParams::new("echo");
-    params.arguments = serde_json::json!({"message": text}).as_object().cloned();
-    let result = client.peer().call_tool(params).await.unwrap();
-    assert_eq!(result.content[0].as_text().expect("text").text, text);
-}
+type Client = RunningService<RoleClient, ()>;
 
-async fn echo_in_process(text: &str) {
+async fn start_in_process() -> (Client, tokio::task::JoinHandle<()>) {
     let (server_io, client_io) = tokio::io::duplex(1 << 20);
     let server = tokio::spawn(async move {
         let running = ExampleServer::new().serve(server_io).await.unwrap();
         let _ = running.waiting().await;
     });
-    let client = ().serve(client_io).await.unwrap();
-    call_echo(&client, text).await;
+    (().serve(client_io).await.unwrap(), server)
+}
+
+async fn stop_in_process(client: Client, server: tokio::task::JoinHandle<()>) {
     client.cancel().await.unwrap();
     server.await.unwrap();
 }
 
-async fn echo_stdio(server: &str, text: &str) {
+async fn start_stdio(server: &str) -> (Client, tokio::process::Child) {
     let mut child = tokio::process::Command::new(server)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -321,8 +326,10 @@ async fn echo_stdio(server: &str, text: &str) {
         .unwrap();
     let stdout = child.stdout.take().unwrap();
     let stdin = child.stdin.take().unwrap();
-    let client = ().serve((stdout, stdin)).await.unwrap();
-    call_echo(&client, text).await;
+    (().serve((stdout, stdin)).await.unwrap(), child)
+}
+
+async fn stop_stdio(client: Client, mut child: tokio::process::Child) {
     // Closing its stdin ends the server.
     client.cancel().await.unwrap();
     child.wait().await.unwrap();
