@@ -1,6 +1,8 @@
 //! What `#[mcp_test]` turns a function into: one `#[test]` per server variant, each calling
-//! `mcp_assured::__private::run` with the test's settings and a closure that sets the
-//! fixtures up in stage order, starts the server, and runs the original body.
+//! `mcp_assured::__private::run_fixtures` with the tuple of its parameter types, the test's
+//! settings, a function that makes the server (from the fixtures it names) and one that
+//! boxes the original body. Nothing is generic over the test itself, so a test compiles to
+//! little more than its body.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -422,21 +424,8 @@ fn test_call(
     }
     let test_name = body.name.to_string();
     let body = body.path;
-    // Numbered, not named after the parameter: `_client` would make `__mcp_slot__client`,
-    // which the `non_snake_case` lint rejects in the user's crate.
-    let slots: Vec<Ident> = (0..params.len())
-        .map(|index| format_ident!("__mcp_slot_{index}"))
-        .collect();
-    let fixtures: Vec<Ident> = (0..params.len())
-        .map(|index| format_ident!("__mcp_fixture_{index}"))
-        .collect();
-    let declare = params.iter().zip(&slots).map(|(param, slot)| {
-        let ty = &param.ty;
-        let name = param.name.to_string();
-        quote_spanned! {ty.span()=>
-            let mut #slot = #run::Slot::<#ty>::new(#name);
-        }
-    });
+    let types = params.iter().map(|param| &param.ty);
+    let names = params.iter().map(|param| param.name.to_string());
     let mut source = source(&run, variant);
     if let Some(configure) = &options.client {
         source.extend(quote!(.configure_client(#configure)));
@@ -447,11 +436,24 @@ fn test_call(
     }
     let server_bindings = params
         .iter()
-        .zip(&slots)
-        .filter(|(param, _)| used.contains(&param.name.to_string()))
-        .map(|(param, slot)| {
+        .enumerate()
+        .filter(|(_, param)| used.contains(&param.name.to_string()))
+        .map(|(index, param)| {
             let name = &param.name;
-            quote!(let #name = #slot.for_server();)
+            let index = syn::Index::from(index);
+            quote!(let #name = __mcp_slots.#index.for_server();)
+        });
+    // Numbered, not named after the parameter: `_client` would make `__mcp_fixture__client`,
+    // which the `non_snake_case` lint rejects in the user's crate.
+    let fixtures: Vec<Ident> = (0..params.len())
+        .map(|index| format_ident!("__mcp_fixture_{index}"))
+        .collect();
+    let patterns = params
+        .iter()
+        .zip(&fixtures)
+        .map(|(param, fixture)| match param.passing {
+            Passing::RefMut => quote!(mut #fixture),
+            Passing::Value | Passing::Ref => quote!(#fixture),
         });
     let pass = params
         .iter()
@@ -461,22 +463,27 @@ fn test_call(
             Passing::Ref => quote!(&#fixture),
             Passing::RefMut => quote!(&mut #fixture),
         });
+    let all_by_value = params
+        .iter()
+        .all(|param| matches!(param.passing, Passing::Value));
+    // A body taking its fixtures by value is the future boxed as it is; one that borrows
+    // them needs a block that owns them.
+    let body_future = if all_by_value {
+        quote!(#body(#(#pass),*))
+    } else {
+        quote!(async move { #body(#(#pass),*).await })
+    };
+    // Two plain functions and one call: nothing here is generic over the test, so a suite
+    // of thousands of tests compiles one setup per set of parameter types.
     quote! {
-        #run::run(
+        #run::run_fixtures::<(#(#types,)*), _>(
             #run::TestSettings::new(#test_name) #settings,
-            move |__mcp_ctx: #run::TestContext| async move {
-                #(#declare)*
-                #(#slots.setup(#run::Stage::BeforeServer, &__mcp_ctx).await?;)*
-                let __mcp_server = {
-                    #(#server_bindings)*
-                    #source
-                };
-                #run::start(&__mcp_ctx, __mcp_server).await?;
-                #(#slots.setup(#run::Stage::AfterServer, &__mcp_ctx).await?;)*
-                #(#[allow(unused_mut)] let mut #fixtures = #slots.take();)*
-                #run::run_body(&__mcp_ctx, #body(#(#pass),*)).await;
-                ::core::result::Result::Ok(())
+            &[#(#names),*],
+            |__mcp_slots| {
+                #(#server_bindings)*
+                #source
             },
+            |(#(#patterns,)*)| ::std::boxed::Box::pin(#body_future),
         );
     }
 }

@@ -17,6 +17,10 @@ pub(crate) struct Param {
     pub(crate) passing: Passing,
 }
 
+/// How many fixtures a test may take: `mcp_assured::__private::MAX_FIXTURES`, the largest
+/// tuple the runner sets up.
+const MAX_PARAMETERS: usize = 12;
+
 /// Test attributes that would run the function a second way, or build a second runtime.
 const OTHER_TEST_ATTRIBUTES: &[&str] = &["test", "tokio::test", "async_std::test", "rstest"];
 
@@ -59,6 +63,15 @@ pub(crate) fn read(function: &ItemFn) -> Result<Vec<Param>, syn::Error> {
                 ),
             ));
         }
+    }
+    if let Some(extra) = signature.inputs.iter().nth(MAX_PARAMETERS) {
+        errors.push(syn::Error::new(
+            extra.span(),
+            format!(
+                "#[mcp_test] functions take at most {MAX_PARAMETERS} fixtures: group the rest \
+                 in a fixture of your own (a struct implementing `Fixture`)"
+            ),
+        ));
     }
     let mut params = Vec::new();
     for input in &signature.inputs {

@@ -111,6 +111,20 @@ async fn fixtures_can_use_the_client(client: McpClient, counted: Counted) {
     client.ping().await.unwrap();
 }
 
+/// By value, by reference and by mutable reference in one test, in stage order whatever
+/// the parameter order: `counted` needs the client, `backend` comes before the server.
+#[mcp_test(protocol = "2025-11-25", server = service(ExampleServer::new()))]
+async fn fixtures_pass_by_value_and_by_reference(
+    counted: &mut Counted,
+    client: McpClient,
+    backend: &MockServer,
+) {
+    counted.0 += 1;
+    assert_eq!(counted.0, 2);
+    assert!(backend.uri().starts_with("http://127.0.0.1:"));
+    client.ping().await.unwrap();
+}
+
 /// `{backend}` in `env(..)` and `args(..)` is the mock server's URI; a shell prints both to
 /// stderr and then becomes the example server.
 #[mcp_test(
