@@ -18,6 +18,7 @@
 //! ```
 
 mod companion;
+pub mod config;
 mod line_guard;
 pub mod serve;
 mod stdio;

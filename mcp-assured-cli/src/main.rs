@@ -6,9 +6,10 @@
 
 mod commands;
 
-use std::{net::IpAddr, process::ExitCode};
+use std::{net::IpAddr, path::PathBuf, process::ExitCode};
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory as _, Parser, Subcommand, ValueEnum};
+use commands::outcome::{EXIT_STATUSES, Exit, Failure, Outcome};
 use mcp_assured_cli::{CompanionServer, serve};
 use tracing::Level;
 use tracing_subscriber::{
@@ -21,10 +22,31 @@ use tracing_subscriber::{
 /// Test Model Context Protocol servers: an MCP server for AI assistants that connects to
 /// and exercises other MCP servers.
 #[derive(Debug, Parser)]
-#[command(version, about, long_about = None)]
+#[command(
+    name = "mcp-assured",
+    bin_name = "mcp-assured",
+    version,
+    about,
+    long_about = None,
+    after_help = EXIT_STATUSES
+)]
 struct Cli {
+    /// Print results, and errors, as JSON on stdout.
+    #[arg(long, global = true)]
+    json: bool,
+    /// When to colour the output: auto (on a terminal, unless NO_COLOR is set or
+    /// CLICOLOR_FORCE forces it), always or never.
+    #[arg(long, value_enum, global = true, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
+    color: ColorWhen,
     #[command(subcommand)]
     command: Command,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ColorWhen {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Debug, Subcommand)]
@@ -48,18 +70,34 @@ enum Command {
         host: IpAddr,
     },
     /// Run a server's own mcp.test.* tests and mcp-assured's protocol checks; print one line
-    /// per check and "N passed, N failed, N skipped"; exit 1 if anything failed, 2 if the
+    /// per check and "N passed, N failed, N skipped"; exit 1 if anything failed, 3 if the
     /// server could not be reached.
     ///
     /// Examples: `mcp-assured check http://127.0.0.1:8000/mcp --junit report.xml`,
     /// `mcp-assured check -- python3 server.py`.
     Check(commands::check::CheckArgs),
-    /// List a server's tools (with input schemas), resources, templates and prompts.
+    /// List a server's tools (with input schemas), resources, templates and prompts; exit 1
+    /// if a list the server advertises fails.
     List(commands::list::ListArgs),
-    /// Call one tool and print its complete result as JSON; exit 1 on a tool error.
+    /// Call one tool and print its complete result as JSON; exit 1 on a tool error or a
+    /// failed call.
     ///
     /// Example: `mcp-assured call weather --arg city=London -- ./weather-server`.
     Call(commands::call::CallArgs),
+    /// Print a completion script for your shell, e.g.
+    /// `mcp-assured completions bash > ~/.local/share/bash-completion/completions/mcp-assured`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page, or write one page per command into a directory
+    /// (`mcp-assured man --dir /usr/local/share/man/man1`).
+    Man {
+        /// Write `mcp-assured.1`, `mcp-assured-check.1`, ... here instead.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -74,27 +112,70 @@ enum Transport {
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
     init_logging();
-    let cli = Cli::parse();
-    let outcome = match cli.command {
-        Command::Check(args) => return commands::check::run(args).await,
-        Command::List(args) => return commands::list::run(args).await,
-        Command::Call(args) => return commands::call::run(args).await,
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return usage_error(&error),
+    };
+    anstream::ColorChoice::write_global(match cli.color {
+        ColorWhen::Auto => anstream::ColorChoice::Auto,
+        ColorWhen::Always => anstream::ColorChoice::Always,
+        ColorWhen::Never => anstream::ColorChoice::Never,
+    });
+    let json = cli.json;
+    let outcome = run(cli.command, json).await;
+    outcome
+        .unwrap_or_else(|failure| failure.report(json))
+        .into()
+}
+
+/// clap's own errors as JSON when `--json` is on the command line; help and version, and
+/// everything else, as clap prints them.
+fn usage_error(error: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let shown = matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    );
+    if !shown && std::env::args().skip(1).any(|arg| arg == "--json") {
+        // The error's paragraph, without the usage and the hint after it.
+        let rendered = error.render().to_string();
+        let message: Vec<&str> = rendered
+            .lines()
+            .take_while(|line| !line.trim().is_empty())
+            .map(str::trim)
+            .collect();
+        let message = message.join(" ");
+        let message = message.strip_prefix("error: ").unwrap_or(&message);
+        return Failure::usage(message).report(true).into();
+    }
+    let _ = error.print();
+    ExitCode::from(error.exit_code().clamp(0, 255) as u8)
+}
+
+async fn run(command: Command, json: bool) -> Outcome {
+    match command {
+        Command::Check(args) => commands::check::run(args, json).await,
+        Command::List(args) => commands::list::run(args, json).await,
+        Command::Call(args) => commands::call::run(args).await,
+        Command::Completions { shell } => commands::shell::completions(shell, Cli::command()),
+        Command::Man { dir } => commands::shell::man(Cli::command(), dir.as_deref()),
         Command::Serve {
             transport: Transport::Stdio,
             ..
-        } => serve::serve_stdio(CompanionServer::new()).await,
+        } => serve::serve_stdio(CompanionServer::new())
+            .await
+            .map(|()| Exit::Success)
+            .map_err(|error| Failure::failed(error.to_string())),
         Command::Serve {
             transport: Transport::Http,
             port,
             host,
-        } => serve_http(host, port).await,
-    };
-    match outcome {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("mcp-assured: {error}");
-            ExitCode::FAILURE
-        }
+        } => serve_http(host, port)
+            .await
+            .map(|()| Exit::Success)
+            .map_err(|error| Failure::failed(error.to_string())),
     }
 }
 

@@ -143,11 +143,11 @@ fn call_prints_the_result_and_exits_by_it() {
 }
 
 #[test]
-fn an_unreachable_server_exits_2_with_the_reason() {
+fn an_unreachable_server_exits_3_with_the_reason() {
     let url = format!("http://127.0.0.1:{}/mcp", free_port().unwrap());
     for command in ["check", "list"] {
         let output = mcp_assured(&[command, &url]);
-        assert_eq!(output.status.code(), Some(2));
+        assert_eq!(output.status.code(), Some(3));
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(
             stderr.trim(),
@@ -359,7 +359,7 @@ fn check_rest_with_a_bearer_token_passes_on_a_guarded_hybrid_server() {
 fn a_server_that_never_starts_is_cut_off_by_the_startup_timeout() {
     let started = std::time::Instant::now();
     let output = mcp_assured(&["list", "--startup-timeout", "1", "--", "sleep", "30"]);
-    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(output.status.code(), Some(3));
     assert!(
         started.elapsed() < std::time::Duration::from_secs(10),
         "took {:?}",

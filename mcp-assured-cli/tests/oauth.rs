@@ -18,7 +18,7 @@ fn list_authorizes_with_oauth_headless_or_by_client_credentials() {
     let unauthorized = run(&["list", &url], &[]);
     assert_eq!(
         unauthorized.status.code(),
-        Some(2),
+        Some(3),
         "{}",
         printed(&unauthorized)
     );

@@ -47,7 +47,7 @@ fn list_trusts_a_ca_by_cacert_or_ssl_cert_file_and_insecure_trusts_any() {
     let ca = server.ca.file().to_str().unwrap();
 
     let untrusted = run(&["list", &url], &[]);
-    assert_eq!(untrusted.status.code(), Some(2), "{}", printed(&untrusted));
+    assert_eq!(untrusted.status.code(), Some(3), "{}", printed(&untrusted));
     let stderr = String::from_utf8_lossy(&untrusted.stderr);
     assert!(
         stderr.starts_with(&format!("mcp-assured: TLS with {url} failed: the server's certificate is signed by an unknown issuer")),
@@ -81,7 +81,7 @@ fn an_expired_certificate_fails_unless_insecure() {
     let url = server.front.url("/mcp");
     let ca = server.ca.file().to_str().unwrap();
     let expired = run(&["list", "--cacert", ca, &url], &[]);
-    assert_eq!(expired.status.code(), Some(2));
+    assert_eq!(expired.status.code(), Some(3));
     assert!(
         printed(&expired).contains("the server's certificate has expired"),
         "{}",

@@ -1,12 +1,13 @@
 //! `mcp-assured call <tool>`: one tool call, its complete result printed as JSON; exit
-//! status 1 when the result is a tool error.
-
-use std::process::ExitCode;
+//! status 1 when the result is a tool error or the call fails.
 
 use clap::Args;
 use serde_json::{Map, Value};
 
-use super::target::Target;
+use super::{
+    outcome::{Exit, Failure, Outcome},
+    target::Target,
+};
 
 #[derive(Debug, Args)]
 pub(crate) struct CallArgs {
@@ -23,41 +24,17 @@ pub(crate) struct CallArgs {
     target: Target,
 }
 
-pub(crate) async fn run(args: CallArgs) -> ExitCode {
-    let arguments = match arguments(&args) {
-        Ok(arguments) => arguments,
-        Err(error) => {
-            eprintln!("mcp-assured: {error}");
-            return ExitCode::from(2);
-        }
-    };
-    let client = match args.target.connect().await {
-        Ok(client) => client,
-        Err(error) => {
-            eprintln!("mcp-assured: {error}");
-            return ExitCode::from(2);
-        }
-    };
+pub(crate) async fn run(args: CallArgs) -> Outcome {
+    let arguments = arguments(&args).map_err(Failure::usage)?;
+    let client = args.target.connect().await?;
     let outcome = client.call_tool(&args.tool, Value::Object(arguments)).await;
     let _ = client.close().await;
-    match outcome {
-        Ok(result) => {
-            let failed = result.is_error == Some(true);
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&result.json()).unwrap_or_default()
-            );
-            if failed {
-                ExitCode::FAILURE
-            } else {
-                ExitCode::SUCCESS
-            }
-        }
-        Err(error) => {
-            eprintln!("mcp-assured: {error}");
-            ExitCode::FAILURE
-        }
-    }
+    let result = outcome.map_err(|error| Failure::failed(error.to_string()))?;
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&result.json()).unwrap_or_default()
+    );
+    Ok(Exit::from_success(result.is_error != Some(true)))
 }
 
 fn arguments(args: &CallArgs) -> Result<Map<String, Value>, String> {

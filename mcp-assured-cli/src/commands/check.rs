@@ -2,7 +2,7 @@
 //! `--rest URL`, the parity of a hybrid server's REST surface with its MCP side, as a
 //! readable report, JSON, and JUnit XML; exit status 1 when anything failed.
 
-use std::{io::IsTerminal, path::PathBuf, process::ExitCode};
+use std::path::PathBuf;
 
 use clap::Args;
 use mcp_assured::{
@@ -12,16 +12,16 @@ use mcp_assured::{
 };
 use serde_json::{Map, Value, json};
 
-use super::target::Target;
+use super::{
+    outcome::{Exit, Failure, Outcome},
+    target::Target,
+};
 
 #[derive(Debug, Args)]
 pub(crate) struct CheckArgs {
     /// Write a JUnit XML report here (for CI systems).
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
-    /// Print the report as JSON instead of text.
-    #[arg(long)]
-    json: bool,
     /// Arguments for checking a tool's structured output: `TOOL=JSON` (repeatable).
     #[arg(long = "tool-args", value_name = "TOOL=JSON")]
     tool_args: Vec<String>,
@@ -54,7 +54,8 @@ pub(crate) struct CheckArgs {
     target: Target,
 }
 
-pub(crate) async fn run(args: CheckArgs) -> ExitCode {
+/// Runs the checks; with `json`, the report is printed as JSON instead of text.
+pub(crate) async fn run(args: CheckArgs, json: bool) -> Outcome {
     let mut options = CheckOptions::default();
     if let Some(token) = &args.expired_token {
         options = options.expired_token(token);
@@ -64,52 +65,39 @@ pub(crate) async fn run(args: CheckArgs) -> ExitCode {
     }
     let mut parity = ParityOptions::new();
     for pair in &args.tool_args {
-        let Some((tool, json)) = pair.split_once('=') else {
-            eprintln!("mcp-assured: --tool-args {pair:?}: expected TOOL=JSON");
-            return ExitCode::from(2);
+        let Some((tool, text)) = pair.split_once('=') else {
+            return Err(Failure::usage(format!(
+                "--tool-args {pair:?}: expected TOOL=JSON"
+            )));
         };
-        match serde_json::from_str::<Value>(json) {
-            Ok(arguments) => {
-                parity = parity.arguments(tool, arguments.clone());
-                options = options.tool_arguments(tool, arguments);
-            }
-            Err(error) => {
-                eprintln!("mcp-assured: --tool-args for `{tool}` is not JSON: {error}");
-                return ExitCode::from(2);
-            }
-        }
+        let arguments = serde_json::from_str::<Value>(text).map_err(|error| {
+            Failure::usage(format!("--tool-args for `{tool}` is not JSON: {error}"))
+        })?;
+        parity = parity.arguments(tool, arguments.clone());
+        options = options.tool_arguments(tool, arguments);
     }
-    let rest = match args.rest.as_deref().map(|url| args.target.rest_client(url)) {
-        Some(Err(error)) => {
-            eprintln!("mcp-assured: --rest: {error}");
-            return ExitCode::from(2);
-        }
-        Some(Ok(rest)) => Some(rest),
-        None => None,
-    };
-    let client = match args.target.connect().await {
-        Ok(client) => client,
-        Err(error) => {
-            eprintln!("mcp-assured: {error}");
-            return ExitCode::from(2);
-        }
-    };
+    let rest = args
+        .rest
+        .as_deref()
+        .map(|url| args.target.rest_client(url))
+        .transpose()?;
+    let client = args.target.connect().await?;
     let server = client.server_info().clone();
     let target = args.target.describe();
     // The text goes out as each check ends; JSON and JUnit are written once, at the end.
-    let text = !args.json;
-    let colour = colour();
+    // Coloured labels, which anstream strips unless `--color` and the terminal allow them.
+    let text = !json;
     if text {
         println!(
             "{} {} on protocol {} ({target})",
             server.name, server.version, server.protocol_version,
         );
-        options = options.progress(move |entry| println!("{}", entry.text().colour(colour)));
+        options = options.progress(|entry| anstream::println!("{}", entry.text().colour(true)));
     }
     let print_all = |part: &Report| {
         if text {
             for entry in part {
-                println!("{}", entry.text().colour(colour));
+                anstream::println!("{}", entry.text().colour(true));
             }
         }
     };
@@ -142,12 +130,11 @@ pub(crate) async fn run(args: CheckArgs) -> ExitCode {
             .junit("mcp-assured check")
             .target(&target)
             .to_string();
-        if let Err(error) = std::fs::write(path, xml) {
-            eprintln!("mcp-assured: could not write {}: {error}", path.display());
-            return ExitCode::from(2);
-        }
+        std::fs::write(path, xml).map_err(|error| {
+            Failure::output(format!("could not write {}: {error}", path.display()))
+        })?;
     }
-    if args.json {
+    if json {
         json_report.insert("target".into(), json!(target));
         json_report.insert("server".into(), json!(server));
         json_report.insert("summary".into(), json!(report.summary()));
@@ -158,14 +145,5 @@ pub(crate) async fn run(args: CheckArgs) -> ExitCode {
     } else {
         println!("{}", report.summary());
     }
-    if report.is_success() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
-}
-
-/// Coloured labels on a terminal, unless `NO_COLOR` is set.
-fn colour() -> bool {
-    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+    Ok(Exit::from_success(report.is_success()))
 }

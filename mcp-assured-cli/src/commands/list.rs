@@ -1,64 +1,79 @@
-//! `mcp-assured list`: what a server offers, tools with their input schemas.
-
-use std::process::ExitCode;
+//! `mcp-assured list`: what a server offers, tools with their input schemas. A list the
+//! server advertises but fails to give is reported, and fails the command.
 
 use clap::Args;
-use serde_json::json;
+use serde_json::{Map, Value, json};
 
-use super::target::Target;
+use super::{
+    outcome::{Exit, Outcome},
+    target::Target,
+};
 
 #[derive(Debug, Args)]
 pub(crate) struct ListArgs {
-    /// Print everything as JSON (tools, resources, templates and prompts as advertised).
-    #[arg(long)]
-    json: bool,
     #[command(flatten)]
     target: Target,
 }
 
-pub(crate) async fn run(args: ListArgs) -> ExitCode {
-    let client = match args.target.connect().await {
-        Ok(client) => client,
-        Err(error) => {
-            eprintln!("mcp-assured: {error}");
-            return ExitCode::from(2);
-        }
-    };
+/// Lists everything; with `json`, as JSON (tools, resources, templates and prompts as
+/// advertised, and `errors` for the lists that failed).
+pub(crate) async fn run(args: ListArgs, json: bool) -> Outcome {
+    let client = args.target.connect().await?;
     let capabilities = client.server_info().capabilities.clone();
+    let mut errors = Map::new();
+    let mut failed = |list: &str, error: mcp_assured::Error| {
+        errors.insert(list.to_owned(), Value::String(error.to_string()));
+    };
     let tools = match client.list_tools_json().await {
         Ok(tools) => tools,
         Err(error) => {
-            eprintln!("mcp-assured: tools/list failed: {error}");
-            return ExitCode::FAILURE;
+            failed("tools", error);
+            Vec::new()
         }
     };
-    let resources = match capabilities.resources {
-        Some(_) => client.list_resources().await.unwrap_or_default(),
-        None => Default::default(),
+    let (resources, templates) = if capabilities.resources.is_some() {
+        let resources = client.list_resources().await.unwrap_or_else(|error| {
+            failed("resources", error);
+            Default::default()
+        });
+        let templates = client
+            .list_resource_templates()
+            .await
+            .unwrap_or_else(|error| {
+                failed("resource_templates", error);
+                Default::default()
+            });
+        (resources, templates)
+    } else {
+        Default::default()
     };
-    let templates = match capabilities.resources {
-        Some(_) => client.list_resource_templates().await.unwrap_or_default(),
-        None => Default::default(),
-    };
-    let prompts = match capabilities.prompts {
-        Some(_) => client.list_prompts().await.unwrap_or_default(),
-        None => Default::default(),
+    let prompts = if capabilities.prompts.is_some() {
+        client.list_prompts().await.unwrap_or_else(|error| {
+            failed("prompts", error);
+            Default::default()
+        })
+    } else {
+        Default::default()
     };
     let server = client.server_info().clone();
     let _ = client.close().await;
-    if args.json {
-        let everything = json!({
+    let exit = Exit::from_success(errors.is_empty());
+    if json {
+        let mut everything = json!({
             "server": server,
             "tools": tools,
             "resources": resources,
             "resource_templates": templates,
             "prompts": prompts,
         });
+        if !errors.is_empty() {
+            everything["errors"] = Value::Object(errors);
+        }
         println!(
             "{}",
             serde_json::to_string_pretty(&everything).unwrap_or_default()
         );
-        return ExitCode::SUCCESS;
+        return Ok(exit);
     }
     println!(
         "{} {} on protocol {}",
@@ -97,5 +112,11 @@ pub(crate) async fn run(args: ListArgs) -> ExitCode {
             .collect();
         println!("  {}({})", prompt.name, arguments.join(", "));
     }
-    ExitCode::SUCCESS
+    for (list, error) in &errors {
+        eprintln!(
+            "mcp-assured: {list}/list failed: {}",
+            error.as_str().unwrap_or_default()
+        );
+    }
+    Ok(exit)
 }

@@ -4,7 +4,12 @@
 use std::{path::PathBuf, time::Duration};
 
 use clap::{Args, ValueEnum};
-use mcp_assured::{Credentials, McpAssured, McpClient, OAuth, Tls, rest::RestClient};
+use mcp_assured::{
+    ClientBuilder, Credentials, McpAssured, McpClient, OAuth, Tls, rest::RestClient,
+};
+use mcp_assured_cli::config::{self, ServerConfig};
+
+use super::outcome::Failure;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub(crate) enum HttpTransport {
@@ -22,9 +27,24 @@ pub(crate) enum OAuthGrant {
 #[derive(Debug, Args)]
 pub(crate) struct Target {
     /// The server: a URL (streamable HTTP; a path ending in /sse is HTTP+SSE), or, after
-    /// `--`, a command and its arguments to start and speak to over stdio.
-    #[arg(required = true, num_args = 1.., allow_hyphen_values = true, value_name = "URL | -- COMMAND ARGS")]
+    /// `--`, a command and its arguments to start and speak to over stdio. Or give --config.
+    #[arg(
+        required_unless_present = "config",
+        conflicts_with = "config",
+        num_args = 1..,
+        allow_hyphen_values = true,
+        value_name = "URL | -- COMMAND ARGS"
+    )]
     target: Vec<String>,
+    /// Take the server from a configuration file in the `mcpServers` JSON format MCP clients
+    /// use (Claude Desktop, .mcp.json, Cursor, the Inspector): a `command` with `args`, `env`
+    /// and `cwd`, or a `url` with `headers` and `type` ("http" or "sse"). `${VAR}` is read
+    /// from the environment.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Which server of the --config file (needed when it has several).
+    #[arg(long, value_name = "NAME")]
+    server: Option<String>,
     /// An HTTP header, `Name: value` (repeatable).
     #[arg(long = "header", short = 'H', value_name = "NAME: VALUE")]
     headers: Vec<String>,
@@ -97,11 +117,99 @@ pub(crate) struct Target {
 impl Target {
     /// The URL or command line, for reports.
     pub(crate) fn describe(&self) -> String {
-        self.target.join(" ")
+        match (&self.config, self.server_config()) {
+            (Some(_), Ok(ServerConfig::Http { url, .. })) => url,
+            (Some(_), Ok(ServerConfig::Stdio { command, args, .. })) => std::iter::once(command)
+                .chain(args)
+                .collect::<Vec<_>>()
+                .join(" "),
+            _ => self.target.join(" "),
+        }
     }
 
-    /// Connects and initializes.
-    pub(crate) async fn connect(&self) -> Result<McpClient, String> {
+    /// The server of `--config` and `--server`.
+    fn server_config(&self) -> Result<ServerConfig, Failure> {
+        let path = self
+            .config
+            .as_deref()
+            .unwrap_or_else(|| std::path::Path::new(""));
+        config::load(path, self.server.as_deref())
+            .map_err(|error| Failure::usage(error.to_string()))
+    }
+
+    /// The builder aimed at the server, and the headers the server's entry in `--config`
+    /// gives (sent before `--header`s, which may override them).
+    fn aimed(
+        &self,
+        builder: ClientBuilder,
+    ) -> Result<(ClientBuilder, Vec<(String, String)>), Failure> {
+        if self.config.is_none() && self.server.is_some() {
+            return Err(Failure::usage(
+                "--server names a server of a --config file: give --config FILE too",
+            ));
+        }
+        if self.config.is_some() {
+            return Ok(match self.server_config()? {
+                ServerConfig::Stdio {
+                    command,
+                    args,
+                    env,
+                    cwd,
+                } => {
+                    let mut builder = builder.command(command).args(args);
+                    for (name, value) in env {
+                        builder = builder.env(name, value);
+                    }
+                    if let Some(dir) = cwd {
+                        builder = builder.current_dir(dir);
+                    }
+                    (self.with_env(builder)?, Vec::new())
+                }
+                ServerConfig::Http { url, headers, sse } => {
+                    let builder = builder.base_uri(url);
+                    let builder = match (self.transport, sse) {
+                        (Some(HttpTransport::Sse), _) | (None, true) => builder.sse(),
+                        _ => builder.streamable_http(),
+                    };
+                    (builder, headers.into_iter().collect())
+                }
+            });
+        }
+        let first = &self.target[0];
+        if first.starts_with("http://") || first.starts_with("https://") {
+            if self.target.len() > 1 {
+                return Err(Failure::usage(format!(
+                    "a URL takes no arguments (got {:?}); for a command, put it after `--`",
+                    &self.target[1..]
+                )));
+            }
+            let builder = builder.base_uri(first);
+            let builder = match self.transport {
+                Some(HttpTransport::Sse) => builder.sse(),
+                Some(HttpTransport::StreamableHttp) => builder.streamable_http(),
+                None => builder,
+            };
+            Ok((builder, Vec::new()))
+        } else {
+            let builder = builder.command(first).args(&self.target[1..]);
+            Ok((self.with_env(builder)?, Vec::new()))
+        }
+    }
+
+    /// `--env`, for a command server.
+    fn with_env(&self, mut builder: ClientBuilder) -> Result<ClientBuilder, Failure> {
+        for pair in &self.env {
+            let (name, value) = pair
+                .split_once('=')
+                .ok_or_else(|| Failure::usage(format!("--env {pair:?}: expected NAME=value")))?;
+            builder = builder.env(name, value);
+        }
+        Ok(builder)
+    }
+
+    /// Connects and initializes: a wrong option is a usage failure, anything else on the way
+    /// (spawning, reaching, authorizing, initializing) an unreachable server.
+    pub(crate) async fn connect(&self) -> Result<McpClient, Failure> {
         let mut builder = McpAssured::client().timeout(Duration::from_secs(self.timeout.max(1)));
         if let Some(version) = &self.protocol {
             builder = builder.protocol_version(version);
@@ -109,46 +217,28 @@ impl Target {
         if let Some(seconds) = self.startup_timeout {
             builder = builder.startup_timeout(Duration::from_secs(seconds.max(1)));
         }
-        let first = &self.target[0];
-        if first.starts_with("http://") || first.starts_with("https://") {
-            if self.target.len() > 1 {
-                return Err(format!(
-                    "a URL takes no arguments (got {:?}); for a command, put it after `--`",
-                    &self.target[1..]
-                ));
-            }
-            builder = builder.base_uri(first);
-            builder = match self.transport {
-                Some(HttpTransport::Sse) => builder.sse(),
-                Some(HttpTransport::StreamableHttp) => builder.streamable_http(),
-                None => builder,
-            };
-        } else {
-            builder = builder.command(first).args(&self.target[1..]);
-            for pair in &self.env {
-                let (name, value) = pair
-                    .split_once('=')
-                    .ok_or_else(|| format!("--env {pair:?}: expected NAME=value"))?;
-                builder = builder.env(name, value);
-            }
-        }
+        let (builder, headers) = self.aimed(builder)?;
         builder
-            .credentials(self.credentials()?)
+            .credentials(self.credentials(&headers).map_err(Failure::usage)?)
             .tls(self.tls())
             .build()
             .await
-            .map_err(|error| error.to_string())
+            .map_err(|error| match error {
+                // What the options asked for cannot be built (an unknown protocol version).
+                mcp_assured::Error::InvalidInput { .. } => Failure::usage(error.to_string()),
+                _ => Failure::unreachable(error.to_string()),
+            })
     }
 
     /// A REST client for a hybrid server's tool endpoints at `base`, sending the same
     /// credentials as the MCP client.
-    pub(crate) fn rest_client(&self, base: &str) -> Result<RestClient, String> {
+    pub(crate) fn rest_client(&self, base: &str) -> Result<RestClient, Failure> {
         McpAssured::rest()
             .base_uri(base)
-            .credentials(self.credentials()?)
+            .credentials(self.credentials(&[]).map_err(Failure::usage)?)
             .tls(self.tls())
             .build()
-            .map_err(|error| error.to_string())
+            .map_err(|error| Failure::usage(format!("--rest: {error}")))
     }
 
     /// `--cacert` and `--insecure`.
@@ -160,9 +250,13 @@ impl Target {
         }
     }
 
-    /// The `--header`s, and `--bearer-token` or `--oauth`.
-    fn credentials(&self) -> Result<Credentials, String> {
+    /// `configured` headers (from `--config`), the `--header`s, and `--bearer-token` or
+    /// `--oauth`.
+    fn credentials(&self, configured: &[(String, String)]) -> Result<Credentials, String> {
         let mut credentials = Credentials::new();
+        for (name, value) in configured {
+            credentials = credentials.header(name.as_str(), value.as_str());
+        }
         for header in &self.headers {
             let (name, value) = header.split_once(':').ok_or_else(|| {
                 format!(

@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use anstyle::{AnsiColor, Style};
+
 use super::{Entry, Report, Status};
 
 /// A report as text, optionally with coloured labels; see [`Report::text`].
@@ -25,7 +27,7 @@ impl Report {
     ///     .collect();
     /// assert_eq!(
     ///     report.text().colour(true).to_string(),
-    ///     "\x1b[1;32mPASS\x1b[0m ping: answered\n1 passed, 0 failed, 0 skipped"
+    ///     "\x1b[1m\x1b[32mPASS\x1b[0m ping: answered\n1 passed, 0 failed, 0 skipped"
     /// );
     /// ```
     pub fn text(&self) -> Text<'_> {
@@ -72,7 +74,7 @@ impl Entry {
     /// assert_eq!(entry.text().to_string(), "PASS ping: answered");
     /// assert_eq!(
     ///     entry.text().colour(true).to_string(),
-    ///     "\x1b[1;32mPASS\x1b[0m ping: answered"
+    ///     "\x1b[1m\x1b[32mPASS\x1b[0m ping: answered"
     /// );
     /// ```
     pub fn text(&self) -> EntryText<'_> {
@@ -93,14 +95,15 @@ impl EntryText<'_> {
 
 impl fmt::Display for EntryText<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (label, code) = match self.entry.status {
-            Status::Passed => ("PASS", "32"),
-            Status::Failed => ("FAIL", "31"),
-            Status::Skipped => ("SKIP", "33"),
-            Status::Warned => ("WARN", "35"),
+        let (label, colour) = match self.entry.status {
+            Status::Passed => ("PASS", AnsiColor::Green),
+            Status::Failed => ("FAIL", AnsiColor::Red),
+            Status::Skipped => ("SKIP", AnsiColor::Yellow),
+            Status::Warned => ("WARN", AnsiColor::Magenta),
         };
         if self.colour {
-            write!(f, "\x1b[1;{code}m{label}\x1b[0m")?;
+            let style = Style::new().bold().fg_color(Some(colour.into()));
+            write!(f, "{style}{label}{style:#}")?;
         } else {
             f.write_str(label)?;
         }
@@ -140,10 +143,10 @@ mod tests {
     fn colours_only_the_labels() {
         assert_eq!(
             sample().text().colour(true).to_string(),
-            "\x1b[1;31mFAIL\x1b[0m mcp.test.slow: no answer within 200 ms [no testMetadata]\n\
-             \x1b[1;32mPASS\x1b[0m ping: answered\n\
-             \x1b[1;33mSKIP\x1b[0m errors.unknown_resource: resources are not advertised\n\
-             \x1b[1;32mPASS\x1b[0m mcp.test.quiet: \n\
+            "\x1b[1m\x1b[31mFAIL\x1b[0m mcp.test.slow: no answer within 200 ms [no testMetadata]\n\
+             \x1b[1m\x1b[32mPASS\x1b[0m ping: answered\n\
+             \x1b[1m\x1b[33mSKIP\x1b[0m errors.unknown_resource: resources are not advertised\n\
+             \x1b[1m\x1b[32mPASS\x1b[0m mcp.test.quiet: \n\
              2 passed, 1 failed, 1 skipped"
         );
         assert_eq!(

@@ -128,11 +128,15 @@ pub enum Fault {
     ResumeRefused,
     /// Streamable HTTP: each POST is held 300 ms, and a POST while another is open gets 409.
     OneStreamAtATime,
+    /// stdio: the server advertises resources and prompts (its answer to `initialize` or
+    /// `server/discover` says so), but `resources/list`, `resources/templates/list` and
+    /// `prompts/list` fail with -32601.
+    ListsFail,
 }
 
 impl Fault {
     /// Every fault with its command-line name.
-    pub const ALL: [(&'static str, Fault); 36] = [
+    pub const ALL: [(&'static str, Fault); 37] = [
         ("none", Fault::None),
         ("exit-at-start", Fault::ExitAtStart),
         ("crash-on-initialize", Fault::CrashOnInitialize),
@@ -169,6 +173,7 @@ impl Fault {
         ("get-not-sse", Fault::GetNotSse),
         ("resume-refused", Fault::ResumeRefused),
         ("one-stream-at-a-time", Fault::OneStreamAtATime),
+        ("lists-fail", Fault::ListsFail),
     ];
 
     /// The command-line name, e.g. `partial-json`.

@@ -81,8 +81,15 @@ pub async fn serve_stdio(server: FaultServer, fault: Fault) -> io::Result<()> {
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
                     .is_broken(&message["id"].to_string());
+            let advertises = message.pointer("/result/capabilities").is_some();
             if answers_call {
                 write_faulty_answer(&mut stdout, fault, &line, message).await?;
+            } else if fault == Fault::ListsFail && advertises {
+                let mut message = message;
+                let capabilities = &mut message["result"]["capabilities"];
+                capabilities["resources"] = serde_json::json!({});
+                capabilities["prompts"] = serde_json::json!({});
+                write_line(&mut stdout, &message.to_string()).await?;
             } else if answers_broken_discover {
                 let mut message = message;
                 if fault == Fault::NoisyProbe {

@@ -1,6 +1,6 @@
 //! `connect_to_server`: connects to a server by URL, or starts a local one over stdio.
 
-use std::{collections::BTreeMap, sync::atomic::AtomicU64, time::Duration};
+use std::{collections::BTreeMap, path::Path, sync::atomic::AtomicU64, time::Duration};
 
 use mcp_assured::{McpAssured, McpClient, OAuth, Tls, model::Tool};
 use schemars::JsonSchema;
@@ -15,6 +15,7 @@ use crate::companion::{
     secrets,
     state::{Connection, DEFAULT_CONNECTION, Stats},
 };
+use crate::config::{self, ServerConfig};
 
 /// The spec's transport names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
@@ -54,6 +55,13 @@ struct ConnectArgs {
     url: Option<String>,
     /// Program of a local MCP server to start and speak to over stdio, e.g. `python3`.
     command: Option<String>,
+    /// Instead of `url` or `command`: a configuration file in the `mcpServers` JSON format
+    /// MCP clients use (Claude Desktop's claude_desktop_config.json, .mcp.json, Cursor's
+    /// mcp.json): the server's `command`, `args`, `env`, `cwd`, or `url`, `headers` and `type`
+    /// are taken from it; `env` and `headers` given here are added, and win over the file's.
+    config: Option<String>,
+    /// Which server of `config` (needed when it has several).
+    server: Option<String>,
     /// Its arguments, e.g. ["server.py"].
     #[serde(default)]
     args: Vec<String>,
@@ -120,7 +128,8 @@ pub(crate) fn definition() -> Tool {
         "connect_to_server",
         "Connects to an MCP server for testing: a deployed or local HTTP server by `url` \
          (streamable HTTP, reported as `streaming-http`, or HTTP+SSE for a path ending in /sse) \
-         or a local server started from `command` and spoken to over stdio. Optional headers \
+         or a local server started from `command` and spoken to over stdio, or a server of an \
+         `mcpServers` configuration file (`config`, `server`). Optional headers \
          and bearer token, or OAuth 2.1 (`oauth`), for HTTP; for https:// with a private CA, \
          `cacert`, or `insecure` for a self-signed test server. Once connected, every other tool operates on this \
          connection (or on the one named by their `connection` argument) until disconnect is \
@@ -187,11 +196,12 @@ fn tls(args: &ConnectArgs) -> Tls {
 }
 
 pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
-    let args: ConnectArgs = match call.parse() {
+    let mut args: ConnectArgs = match call.parse() {
         Ok(args) => args,
         Err(answer) => return answer,
     };
-    let (transport, server_url, builder) = match target(&args) {
+    let target = from_config(&mut args).and_then(|()| target(&args));
+    let (transport, server_url, builder) = match target {
         Ok(target) => target,
         Err(reason) => {
             return call.answer().error(
@@ -289,6 +299,47 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
         }
         None => answer,
     }
+}
+
+/// `config` and `server`: the server's entry filled into the arguments, as if given directly.
+fn from_config(args: &mut ConnectArgs) -> Result<(), String> {
+    let Some(path) = &args.config else {
+        return match args.server {
+            Some(_) => Err("`server` names a server of `config`: give `config` too".into()),
+            None => Ok(()),
+        };
+    };
+    if args.url.is_some() || args.command.is_some() || !args.args.is_empty() {
+        return Err("give `config` (and `server`) or `url` / `command`, not both".into());
+    }
+    let entry = config::load(Path::new(path), args.server.as_deref()).map_err(|e| e.to_string())?;
+    match entry {
+        ServerConfig::Stdio {
+            command,
+            args: arguments,
+            env,
+            cwd,
+        } => {
+            args.command = Some(command);
+            args.args = arguments;
+            for (name, value) in env {
+                args.env.entry(name).or_insert(value);
+            }
+            if args.cwd.is_none() {
+                args.cwd = cwd.map(|dir| dir.display().to_string());
+            }
+        }
+        ServerConfig::Http { url, headers, sse } => {
+            args.url = Some(url);
+            for (name, value) in headers {
+                args.headers.entry(name).or_insert(value);
+            }
+            if sse && args.transport.is_none() {
+                args.transport = Some(TransportName::Sse);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The transport, the URL or command line to show, and a builder aimed at the server.
