@@ -84,6 +84,20 @@ enum Command {
     ///
     /// Example: `mcp-assured call weather --arg city=London -- ./weather-server`.
     Call(commands::call::CallArgs),
+    /// Read one resource and print the complete result as JSON.
+    ///
+    /// Example: `mcp-assured read example://counter -- ./my-server`.
+    Read(commands::requests::ReadArgs),
+    /// Get one prompt (with --arg name=value) and print the complete result as JSON.
+    Prompt(commands::requests::PromptArgs),
+    /// Complete an argument of a prompt (--prompt NAME) or a variable of a resource
+    /// template (--resource URI_TEMPLATE) and print the completions as JSON.
+    ///
+    /// Example: `mcp-assured complete --prompt greet style fo -- ./my-server`.
+    Complete(commands::requests::CompleteArgs),
+    /// Ping the server and print the round trip; exit 1 if it does not answer (2026-07-28
+    /// removed `ping`: a server that follows it refuses, so pin an older --protocol).
+    Ping(commands::requests::PingArgs),
     /// Print a completion script for your shell, e.g.
     /// `mcp-assured completions bash > ~/.local/share/bash-completion/completions/mcp-assured`.
     Completions {
@@ -159,6 +173,10 @@ async fn run(command: Command, json: bool) -> Outcome {
         Command::Check(args) => commands::check::run(args, json).await,
         Command::List(args) => commands::list::run(args, json).await,
         Command::Call(args) => commands::call::run(args).await,
+        Command::Read(args) => commands::requests::read(args).await,
+        Command::Prompt(args) => commands::requests::prompt(args).await,
+        Command::Complete(args) => commands::requests::complete(args).await,
+        Command::Ping(args) => commands::requests::ping(args, json).await,
         Command::Completions { shell } => commands::shell::completions(shell, Cli::command()),
         Command::Man { dir } => commands::shell::man(Cli::command(), dir.as_deref()),
         Command::Serve {
