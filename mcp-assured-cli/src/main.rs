@@ -98,6 +98,12 @@ enum Command {
     /// Ping the server and print the round trip; exit 1 if it does not answer (2026-07-28
     /// removed `ping`: a server that follows it refuses, so pin an older --protocol).
     Ping(commands::requests::PingArgs),
+    /// Write the server's tools, resources, resource templates and prompts, and the results
+    /// of chosen calls (--call TOOL=JSON), as insta-format snapshot files, redacted and
+    /// sorted; with --check, compare instead: print a diff per difference and exit 1 if any.
+    ///
+    /// Example, in CI: `mcp-assured snapshot --check --call echo='{"message":"hi"}' -- node build/index.js`.
+    Snapshot(commands::snapshot::SnapshotArgs),
     /// Print a completion script for your shell, e.g.
     /// `mcp-assured completions bash > ~/.local/share/bash-completion/completions/mcp-assured`.
     Completions {
@@ -177,6 +183,7 @@ async fn run(command: Command, json: bool) -> Outcome {
         Command::Prompt(args) => commands::requests::prompt(args).await,
         Command::Complete(args) => commands::requests::complete(args).await,
         Command::Ping(args) => commands::requests::ping(args, json).await,
+        Command::Snapshot(args) => commands::snapshot::run(args, json).await,
         Command::Completions { shell } => commands::shell::completions(shell, Cli::command()),
         Command::Man { dir } => commands::shell::man(Cli::command(), dir.as_deref()),
         Command::Serve {

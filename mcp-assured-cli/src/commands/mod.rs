@@ -1,5 +1,5 @@
 //! The one-shot commands: `check`, `list`, `call`, `read`, `prompt`, `complete`, `ping`,
-//! and the shell's `completions` and `man`.
+//! `snapshot`, and the shell's `completions` and `man`.
 
 mod arguments;
 pub(crate) mod call;
@@ -8,4 +8,5 @@ pub(crate) mod list;
 pub(crate) mod outcome;
 pub(crate) mod requests;
 pub(crate) mod shell;
+pub(crate) mod snapshot;
 mod target;

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The work of the mcp-assured GitHub Action (action.yml at the repository's root): install
+# the binary (unless MCP_ASSURED_BIN names one), run `mcp-assured check` with a JUnit
+# report, then `mcp-assured snapshot --check` when a snapshot directory is given. Exits with
+# the first failing command's status (1 failed checks or snapshots, 2 usage, 3 unreachable).
+#
+# Inputs, as the action passes them: INPUT_SERVER (a URL, or the command line that starts
+# the server over stdio) or INPUT_CONFIG (+ INPUT_SERVER_NAME), INPUT_JUNIT, INPUT_SNAPSHOTS,
+# INPUT_CALLS (one TOOL=JSON per line), INPUT_ARGS (more options for both commands).
+set -euo pipefail
+
+bin=${MCP_ASSURED_BIN:-}
+if [[ -z $bin ]]; then
+    root=${RUNNER_TEMP:-/tmp}/mcp-assured
+    cargo install --locked --quiet --root "$root" --path "${ACTION_PATH:?}/mcp-assured-cli"
+    bin=$root/bin/mcp-assured
+fi
+"$bin" --version
+
+# The server, last on each command line (a command goes after `--`).
+target=()
+if [[ -n ${INPUT_CONFIG:-} ]]; then
+    target=(--config "$INPUT_CONFIG")
+    if [[ -n ${INPUT_SERVER_NAME:-} ]]; then
+        target+=(--server "$INPUT_SERVER_NAME")
+    fi
+elif [[ ${INPUT_SERVER:-} == http://* || ${INPUT_SERVER:-} == https://* ]]; then
+    target=("$INPUT_SERVER")
+elif [[ -n ${INPUT_SERVER:-} ]]; then
+    read -r -a words <<<"$INPUT_SERVER"
+    target=(-- "${words[@]}")
+else
+    echo "mcp-assured action: give \`server\` (a URL or a command line) or \`config\`" >&2
+    exit 2
+fi
+read -r -a options <<<"${INPUT_ARGS:-}"
+
+status=0
+"$bin" check --junit "${INPUT_JUNIT:-mcp-assured-junit.xml}" "${options[@]}" "${target[@]}" ||
+    status=$?
+
+if [[ -n ${INPUT_SNAPSHOTS:-} ]]; then
+    calls=()
+    while IFS= read -r call; do
+        if [[ -n $call ]]; then
+            calls+=(--call "$call")
+        fi
+    done <<<"${INPUT_CALLS:-}"
+    snapshot_status=0
+    "$bin" snapshot --check --dir "$INPUT_SNAPSHOTS" "${calls[@]}" "${options[@]}" "${target[@]}" ||
+        snapshot_status=$?
+    if [[ $status -eq 0 ]]; then
+        status=$snapshot_status
+    fi
+fi
+exit "$status"

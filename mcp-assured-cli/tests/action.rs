@@ -1,0 +1,119 @@
+//! The GitHub Action's script (`.github/action/run.sh`, which `action.yml` runs) against the
+//! example server, with this build of the binary: `check` writes the JUnit report,
+//! `snapshot --check` passes on matching snapshots, and a difference fails the step.
+
+mod support;
+
+use std::{
+    path::{Path, PathBuf},
+    process::{Command, Output},
+};
+
+use mcp_assured::fixture::free_port;
+use mcp_assured_tests::example_server_binary;
+
+use support::{printed, run};
+
+fn repository() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn action(env: &[(&str, &str)]) -> Output {
+    Command::new("bash")
+        .arg(repository().join(".github/action/run.sh"))
+        .env("MCP_ASSURED_BIN", env!("CARGO_BIN_EXE_mcp-assured"))
+        .env("NO_COLOR", "1")
+        .envs(env.iter().copied())
+        .output()
+        .expect("run the action's script")
+}
+
+#[test]
+fn the_action_checks_and_compares_snapshots() {
+    let dir = std::env::temp_dir().join(format!(
+        "mcp-assured-action-{}-{}",
+        std::process::id(),
+        free_port().unwrap()
+    ));
+    let snapshots = dir.join("snapshots");
+    let junit = dir.join("junit.xml");
+    let example = example_server_binary();
+    let server = example.to_str().unwrap();
+    let call = r#"echo={"message":"hi"}"#;
+    let written = run(
+        &[
+            "snapshot",
+            "--dir",
+            snapshots.to_str().unwrap(),
+            "--call",
+            call,
+            "--",
+            server,
+        ],
+        &[],
+    );
+    assert!(written.status.success(), "{}", printed(&written));
+    let inputs = [
+        ("INPUT_SERVER", server),
+        ("INPUT_SNAPSHOTS", snapshots.to_str().unwrap()),
+        ("INPUT_CALLS", call),
+        ("INPUT_JUNIT", junit.to_str().unwrap()),
+        ("INPUT_ARGS", "--timeout 20"),
+    ];
+
+    let passed = action(&inputs);
+    assert!(passed.status.success(), "{}", printed(&passed));
+    let report = std::fs::read_to_string(&junit).unwrap();
+    assert!(report.contains("<testsuites"), "{report}");
+    assert!(
+        printed(&passed).contains("unchanged"),
+        "{}",
+        printed(&passed)
+    );
+
+    let changed = snapshots.join("mcp-assured-example__call_echo.snap");
+    let text = std::fs::read_to_string(&changed).unwrap();
+    std::fs::write(&changed, text.replace("\"hi\"", "\"bye\"")).unwrap();
+    let failed = action(&inputs);
+    assert_eq!(failed.status.code(), Some(1), "{}", printed(&failed));
+    assert!(
+        printed(&failed).contains("+        \"text\": \"hi\","),
+        "{}",
+        printed(&failed)
+    );
+
+    let nothing = action(&[("INPUT_JUNIT", junit.to_str().unwrap())]);
+    assert_eq!(nothing.status.code(), Some(2), "{}", printed(&nothing));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `action.yml` hands every input it declares to the script, which reads each one.
+#[test]
+fn the_action_passes_every_input_to_its_script() {
+    let action = std::fs::read_to_string(repository().join("action.yml")).unwrap();
+    let script = std::fs::read_to_string(repository().join(".github/action/run.sh")).unwrap();
+    assert!(action.contains("run: bash \"$GITHUB_ACTION_PATH/.github/action/run.sh\""));
+    for input in [
+        "server",
+        "config",
+        "server-name",
+        "snapshots",
+        "calls",
+        "args",
+        "junit",
+    ] {
+        let variable = format!("INPUT_{}", input.to_uppercase().replace('-', "_"));
+        assert!(
+            action.contains(&format!("  {input}:\n")),
+            "input `{input}` is not declared"
+        );
+        assert!(
+            action.contains(&format!("{variable}: ${{{{ inputs.{input} }}}}")),
+            "input `{input}` is not passed as {variable}"
+        );
+        assert!(
+            script.contains(&variable),
+            "the script does not read {variable}"
+        );
+    }
+}
