@@ -13,9 +13,9 @@ use crate::{
     tls::{connection_refused, tls_failure},
     transport::{
         diagnostics::{Diagnostics, Fault},
-        http::{CONNECTION_REFUSED, status_in_message},
+        http::{CONNECTION_REFUSED, describe_request_error, status_in_message},
         oauth,
-        sse::{PostError, describe_request_error},
+        sse::PostError,
         streamable_http::unparsable_body,
     },
 };

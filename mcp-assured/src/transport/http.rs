@@ -1,7 +1,6 @@
 //! What the two HTTP transports share: where the server is and how to reach it, how they
 //! read a refused connection and rmcp's HTTP errors.
 
-use super::sse::describe_request_error;
 use crate::{
     credentials::Credentials,
     error::Error,
@@ -54,6 +53,18 @@ pub(crate) fn connect_reason(error: &(dyn std::error::Error + 'static)) -> Strin
 pub(crate) fn status_in_message(message: &str) -> Option<u16> {
     let rest = message.split("HTTP ").nth(1)?;
     rest.get(..3)?.parse().ok()
+}
+
+/// reqwest's Display hides the cause ("error sending request"); the chain names it.
+pub(crate) fn describe_request_error(error: &reqwest::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
 }
 
 #[cfg(test)]

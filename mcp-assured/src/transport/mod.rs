@@ -11,7 +11,7 @@ pub(crate) mod raw;
 pub(crate) mod sse;
 pub(crate) mod stdio;
 
-pub(crate) use sse::describe_request_error;
+pub(crate) use http::describe_request_error;
 pub(crate) mod streamable_http;
 pub(crate) mod wire;
 

@@ -225,15 +225,3 @@ fn snippet(body: &str) -> String {
         cut
     }
 }
-
-/// reqwest's Display hides the cause ("error sending request"); the chain names it.
-pub(crate) fn describe_request_error(error: &reqwest::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = std::error::Error::source(error);
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
-}

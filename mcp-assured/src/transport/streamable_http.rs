@@ -23,11 +23,10 @@ use sse_stream::Sse;
 
 use super::{
     diagnostics::Diagnostics,
-    http::HttpTarget,
+    http::{HttpTarget, describe_request_error},
     oauth::{Answered, Challenge, OAuthSession},
     post::{Post, UNPARSABLE_BODY},
     raw::{HttpPost, RawChannel},
-    sse::describe_request_error,
 };
 use crate::{error::Error, tls::Tls};
 
