@@ -1,7 +1,7 @@
 //! The server a one-shot command talks to: `<url>` or `-- <command> [args…]`, with headers,
 //! a bearer token or OAuth, TLS trust, environment, and the request and start-up timeouts.
 
-use std::{path::PathBuf, time::Duration};
+use std::{path::PathBuf, sync::OnceLock, time::Duration};
 
 use clap::{Args, ValueEnum};
 use mcp_assured::{
@@ -45,6 +45,9 @@ pub(crate) struct Target {
     /// Which server of the --config file (needed when it has several).
     #[arg(long, value_name = "NAME")]
     server: Option<String>,
+    /// The --config file's server, read once (for the connection and for reports).
+    #[arg(skip)]
+    configured: OnceLock<Result<ServerConfig, String>>,
     /// An HTTP header, `Name: value` (repeatable).
     #[arg(long = "header", short = 'H', value_name = "NAME: VALUE")]
     headers: Vec<String>,
@@ -129,12 +132,16 @@ impl Target {
 
     /// The server of `--config` and `--server`.
     fn server_config(&self) -> Result<ServerConfig, Failure> {
-        let path = self
-            .config
-            .as_deref()
-            .unwrap_or_else(|| std::path::Path::new(""));
-        config::load(path, self.server.as_deref())
-            .map_err(|error| Failure::usage(error.to_string()))
+        self.configured
+            .get_or_init(|| {
+                let path = self
+                    .config
+                    .as_deref()
+                    .unwrap_or_else(|| std::path::Path::new(""));
+                config::load(path, self.server.as_deref()).map_err(|error| error.to_string())
+            })
+            .clone()
+            .map_err(Failure::usage)
     }
 
     /// The builder aimed at the server, and the headers the server's entry in `--config`
