@@ -6,7 +6,8 @@
 #
 # Inputs, as the action passes them: INPUT_SERVER (a URL, or the command line that starts
 # the server over stdio) or INPUT_CONFIG (+ INPUT_SERVER_NAME), INPUT_JUNIT, INPUT_SNAPSHOTS,
-# INPUT_CALLS (one TOOL=JSON per line), INPUT_ARGS (more options for both commands).
+# INPUT_CALLS (one TOOL=JSON per line), INPUT_SKIP (checks to report as skipped, separated by
+# spaces or lines), INPUT_ARGS (more options for both commands).
 set -euo pipefail
 
 bin=${MCP_ASSURED_BIN:-}
@@ -34,10 +35,14 @@ else
     exit 2
 fi
 read -r -a options <<<"${INPUT_ARGS:-}"
+skips=()
+for check in ${INPUT_SKIP:-}; do
+    skips+=(--skip "$check")
+done
 
 status=0
-"$bin" check --junit "${INPUT_JUNIT:-mcp-assured-junit.xml}" "${options[@]}" "${target[@]}" ||
-    status=$?
+"$bin" check --junit "${INPUT_JUNIT:-mcp-assured-junit.xml}" "${skips[@]}" "${options[@]}" \
+    "${target[@]}" || status=$?
 
 if [[ -n ${INPUT_SNAPSHOTS:-} ]]; then
     calls=()

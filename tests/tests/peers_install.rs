@@ -258,3 +258,19 @@ async fn a_server_that_dies_is_reported_with_its_output() {
         "{error:?}"
     );
 }
+
+/// Every peer installs (`.ci/run` runs this file first, to install them up front) and its
+/// entry point is where the accessor says.
+#[test]
+fn every_peer_installs() {
+    for (what, path) in [
+        ("server-everything", peers::server_everything()),
+        ("the Python SDK", peers::python()),
+        ("the Python SDK 1.x", peers::python_tasks()),
+        ("the conformance suite", peers::conformance_suite()),
+        ("Node.js 22", peers::node22()),
+    ] {
+        assert!(path.exists(), "{what}: {} is missing", path.display());
+        println!("{what}: {}", path.display());
+    }
+}

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use mcp_assured::{
-    checks::{CheckOptions, ParityOptions, check_parity_with},
+    checks::{CHECKS, CheckOptions, ParityOptions, check_parity_with, names_a_check},
     report::{Entry, Report, Status},
     server_tests,
 };
@@ -28,6 +28,11 @@ pub(crate) struct CheckArgs {
     /// Skip the server's own mcp.test.* tools.
     #[arg(long)]
     no_server_tests: bool,
+    /// Report this protocol check as skipped, whatever it finds (a known fault of the SDK
+    /// the server is built on, say): its name, or a prefix ending in `*` such as `http.*`.
+    /// The line still says what it found. Repeatable.
+    #[arg(long, value_name = "CHECK")]
+    skip: Vec<String>,
     /// A token the server issued that has expired: check that the server refuses it with
     /// 401 (auth.tokens_refused). Never printed.
     #[arg(
@@ -62,6 +67,15 @@ pub(crate) async fn run(args: CheckArgs, json: bool) -> Outcome {
     }
     if let Some(token) = &args.other_audience_token {
         options = options.other_audience_token(token);
+    }
+    for pattern in &args.skip {
+        if !names_a_check(pattern) {
+            return Err(Failure::usage(format!(
+                "--skip {pattern:?} names no check. The checks: {}",
+                CHECKS.join(", ")
+            )));
+        }
+        options = options.skip(pattern);
     }
     let mut parity = ParityOptions::new();
     for pair in &args.tool_args {

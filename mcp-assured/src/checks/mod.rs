@@ -127,6 +127,12 @@ pub const CHECKS: [&str; 39] = [
     "auth.tokens_refused",
 ];
 
+/// Whether `pattern` (a check's name, or a prefix ending in `*`, as
+/// [`CheckOptions::skip`] takes) names any of [`CHECKS`].
+pub fn names_a_check(pattern: &str) -> bool {
+    CHECKS.iter().any(|name| recorder::matches(pattern, name))
+}
+
 /// The checks of what only protocol 2026-07-28 asks (the last of [`CHECKS`]); skipped on
 /// older revisions.
 pub const REVISION_2026_CHECKS: [&str; 5] = revision_2026::NAMES;
@@ -165,6 +171,7 @@ pub struct CheckOptions {
     expired_token: Option<Secret>,
     other_audience_token: Option<Secret>,
     progress: Option<Progress>,
+    skip: Vec<String>,
 }
 
 impl fmt::Debug for CheckOptions {
@@ -174,6 +181,7 @@ impl fmt::Debug for CheckOptions {
             .field("expired_token", &self.expired_token)
             .field("other_audience_token", &self.other_audience_token)
             .field("progress", &self.progress.as_ref().map(|_| "Fn(&Entry)"))
+            .field("skip", &self.skip)
             .finish()
     }
 }
@@ -199,6 +207,18 @@ impl CheckOptions {
     #[must_use]
     pub fn other_audience_token(mut self, token: impl Into<String>) -> Self {
         self.other_audience_token = Some(Secret::new(token));
+        self
+    }
+
+    /// Reports the checks `pattern` names as skipped, so a known fault (of the SDK the
+    /// server is built on, say) does not fail the run: a check's name as in [`CHECKS`], or a
+    /// prefix ending in `*` (`http.*`). The check still runs, and its entry says what it
+    /// found: `skipped on request; it found: FAIL ...`. Repeatable.
+    ///
+    /// [`names_a_check`] tells whether a pattern names any check, to refuse a typo.
+    #[must_use]
+    pub fn skip(mut self, pattern: impl Into<String>) -> Self {
+        self.skip.push(pattern.into());
         self
     }
 
@@ -248,7 +268,7 @@ impl McpClient {
 
     /// Runs the protocol checks.
     pub async fn check_with(&self, options: &CheckOptions) -> Report {
-        let mut report = Recorder::new(SUITE, options.progress.clone());
+        let mut report = Recorder::new(SUITE, options.progress.clone()).skipping(&options.skip);
         check_initialize(self, &mut report);
         match alive(self).await {
             Ok(()) if speaks_2026(self) => report.skip(

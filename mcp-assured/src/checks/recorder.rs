@@ -11,6 +11,8 @@ pub(super) struct Recorder {
     report: Report,
     lap: Instant,
     progress: Option<super::Progress>,
+    /// Checks reported as skipped whatever they found: names, or prefixes ending in `*`.
+    skipping: Vec<String>,
 }
 
 impl Recorder {
@@ -20,10 +22,28 @@ impl Recorder {
             report: Report::default(),
             lap: Instant::now(),
             progress,
+            skipping: Vec::new(),
         }
     }
 
+    /// Reports the checks `patterns` name as skipped, with what they found.
+    pub(super) fn skipping(mut self, patterns: &[String]) -> Recorder {
+        self.skipping = patterns.to_vec();
+        self
+    }
+
     fn push(&mut self, name: &str, status: Status, message: impl Into<String>) {
+        let mut message = message.into();
+        let mut status = status;
+        if status != Status::Skipped && self.skipping.iter().any(|pattern| matches(pattern, name)) {
+            let found = match status {
+                Status::Passed => "PASS",
+                Status::Failed => "FAIL",
+                _ => "WARN",
+            };
+            message = format!("skipped on request; it found: {found} {message}");
+            status = Status::Skipped;
+        }
         let mut entry = Entry::new(self.suite, name, status, message);
         let now = Instant::now();
         entry.duration = Some(now - self.lap);
@@ -52,5 +72,14 @@ impl Recorder {
 
     pub(super) fn finish(self) -> Report {
         self.report
+    }
+}
+
+/// Whether `pattern` names the check `name`: the same name, or a prefix ending in `*`
+/// (`http.*`, `*`).
+pub(super) fn matches(pattern: &str, name: &str) -> bool {
+    match pattern.strip_suffix('*') {
+        Some(prefix) => name.starts_with(prefix),
+        None => pattern == name,
     }
 }
