@@ -20,8 +20,8 @@
 //! | peer | pins | installed with | into |
 //! | --- | --- | --- | --- |
 //! | server-everything | `package.json`, `package-lock.json` | `NodeProject` (`npm ci --ignore-scripts`) | `peers/npm/node_modules/` |
-//! | Python SDK | `requirements.txt`, `requirements.lock` | `PythonVenv` (`python3 -m venv`, `pip install -r requirements.txt -c requirements.lock`) | `peers/python/.venv/` |
-//! | Python SDK 1.x (tasks) | `tasks/requirements.txt`, `tasks/requirements.lock` | as the Python SDK | `peers/python-tasks/.venv/` |
+//! | Python SDK | `requirements.txt`, `requirements.lock` | `PythonVenv` (`python3 -m venv`, `pip install -r requirements.txt -c requirements.lock`) | `peers/python/.venv-mcp-assured/` |
+//! | Python SDK 1.x (tasks) | `tasks/requirements.txt`, `tasks/requirements.lock` | as the Python SDK | `peers/python-tasks/.venv-mcp-assured/` |
 //! | conformance suite | `conformance/package.json`, `conformance/package-lock.json` | as server-everything, then `node --version` of the Node.js 22 it brings | `peers/conformance/node_modules/` |
 //!
 //! So a peer is installed once per change of its pins (the stamp in what was installed holds

@@ -37,9 +37,9 @@ fn write_slow_project(dir: &std::path::Path, seconds: u32) {
     fs::write(
         &interpreter,
         format!(
-            "#!/bin/sh\n# called as: slow-python -m venv .venv\necho run >> runs\nsleep {seconds}\n\
-             mkdir -p .venv/bin\nprintf '#!/bin/sh\\nexit 0\\n' > .venv/bin/python\n\
-             chmod +x .venv/bin/python\n"
+            "#!/bin/sh\n# called as: slow-python -m venv VENV\necho run >> runs\nsleep {seconds}\n\
+             mkdir -p \"$3/bin\"\nprintf '#!/bin/sh\\nexit 0\\n' > \"$3/bin/python\"\n\
+             chmod +x \"$3/bin/python\"\n"
         ),
     )
     .unwrap();
@@ -50,7 +50,7 @@ fn write_slow_project(dir: &std::path::Path, seconds: u32) {
 fn python3_after_a_slow_install() -> PathBuf {
     let project = slow_project("slow", 3);
     let venv_python = project.install().unwrap();
-    assert!(venv_python.ends_with(".venv/bin/python"));
+    assert!(venv_python.ends_with(".venv-mcp-assured/bin/python"));
     let _ = fs::remove_dir_all(venv_python.ancestors().nth(3).unwrap());
     "python3".into()
 }
@@ -66,7 +66,8 @@ async fn install_time_is_added_to_the_timeout(client: McpClient) {
 const SHARED_PROJECT: &str = "MCP_ASSURED_INSTALL_SHARED_PROJECT";
 
 /// Four processes (as `cargo nextest` runs tests) install the same project at once: the
-/// lock lets one install it and the others find it installed, so the venv is made once.
+/// lock lets one install it and the others find it installed, so the venv is made once (in
+/// its own directory: the project's `.venv` is not touched).
 #[test]
 fn concurrent_processes_install_once() {
     let dir =
@@ -74,6 +75,9 @@ fn concurrent_processes_install_once() {
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).unwrap();
     write_slow_project(&dir, 1);
+    // A developer's own venv, which the install must leave alone.
+    fs::create_dir_all(dir.join(".venv")).unwrap();
+    fs::write(dir.join(".venv/mine"), "").unwrap();
     let started = std::time::Instant::now();
     let copies: Vec<_> = (0..4)
         .map(|_| {
@@ -167,6 +171,6 @@ fn a_project_with_nothing_to_install_is_refused() {
             .contains("It has neither `requirements.txt` nor `pyproject.toml`"),
         "{error}"
     );
-    assert!(!dir.join(".venv").exists());
+    assert!(!dir.join(".venv-mcp-assured").exists());
     fs::remove_dir_all(&dir).unwrap();
 }

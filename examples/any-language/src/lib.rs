@@ -17,7 +17,7 @@ use mcp_assured::fixture::install::{NodeProject, PythonVenv};
 /// `servers/python/server.py`; run it with [`python`].
 pub const PYTHON_SERVER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/servers/python/server.py");
 
-/// The `python` of `servers/python/.venv`, with the server's pinned packages installed.
+/// The `python` of `servers/python/.venv-mcp-assured`, with the server's pinned packages installed.
 ///
 /// # Panics
 ///
