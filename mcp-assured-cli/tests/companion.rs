@@ -712,6 +712,35 @@ mod companion {
             .find(|check| check["name"] == "errors.unknown_tool")
             .unwrap();
         assert_eq!(unknown_tool["status"], json!("failed"));
+
+        // A known fault, skipped on request: reported as skipped, saying what it found.
+        let skipped = ok(
+            &client,
+            "check_server",
+            json!({"connection": "broken", "skip": ["errors.unknown_tool"]}),
+        )
+        .await;
+        let unknown_tool = skipped["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|check| check["name"] == "errors.unknown_tool")
+            .unwrap();
+        assert_eq!(unknown_tool["status"], json!("skipped"), "{skipped}");
+        assert!(
+            unknown_tool["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("skipped on request; it found: FAIL "),
+            "{skipped}"
+        );
+        let typo = envelope(
+            &client,
+            "check_server",
+            json!({"connection": "broken", "skip": ["errors.unknwn_tool"]}),
+        )
+        .await;
+        assert_eq!(typo["error"]["type"], json!("invalid_arguments"), "{typo}");
     }
 
     #[mcp_test]

@@ -1,6 +1,9 @@
 //! `check_server`: the built-in protocol checks on a connection.
 
-use mcp_assured::{checks::CheckOptions, model::Tool};
+use mcp_assured::{
+    checks::{CHECKS, CheckOptions, names_a_check},
+    model::Tool,
+};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -9,6 +12,7 @@ use super::{Call, define, on_connection};
 use crate::companion::{
     answer::Answer,
     clock::{iso, now},
+    errors::ErrorType,
 };
 
 on_connection!(Args);
@@ -23,6 +27,11 @@ struct Args {
     /// for that check).
     #[serde(default)]
     tool_arguments: Map<String, Value>,
+    /// Checks to report as skipped whatever they find (known faults of the SDK the server
+    /// is built on): names such as "errors.unknown_tool", or prefixes ending in "*" such as
+    /// "http.*". Each still runs, and its entry says what it found.
+    #[serde(default)]
+    skip: Vec<String>,
 }
 
 pub(crate) fn definition() -> Tool {
@@ -35,7 +44,8 @@ pub(crate) fn definition() -> Tool {
          input and output schemas, error codes for unknown tools (-32602), resources (-32002) \
          and methods (-32601), structured output against the output schema (for tools given \
          in tool_arguments), and that invalid arguments are refused. It calls the server's \
-         tools with deliberately invalid arguments.",
+         tools with deliberately invalid arguments. Checks named in skip are reported as \
+         skipped, with what they found.",
         false,
     )
 }
@@ -45,12 +55,27 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
         Ok(prepared) => prepared,
         Err(answer) => return answer,
     };
+    if let Some(unknown) = args.skip.iter().find(|pattern| !names_a_check(pattern)) {
+        return call
+            .answer()
+            .connection(&connection)
+            .error(
+                ErrorType::InvalidArguments,
+                format!("skip names no check: {unknown:?}"),
+                json!({"skip": unknown, "checks": CHECKS.as_slice()}),
+            )
+            .counted(&connection);
+    }
     let options = args
         .tool_arguments
         .into_iter()
         .fold(CheckOptions::default(), |options, (tool, arguments)| {
             options.tool_arguments(tool, arguments)
         });
+    let options = args
+        .skip
+        .into_iter()
+        .fold(options, |options, pattern| options.skip(pattern));
     let started_at = now();
     let report = connection.client.check_with(&options).await;
     call.answer()
