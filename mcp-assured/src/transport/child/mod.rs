@@ -3,7 +3,8 @@
 //! everything it started when the test process ends, however it ends (a `kill -9`, a
 //! runner's timeout, a cancelled CI job).
 //!
-//! - [`spawn`] starts a command that way, through `process-wrap`.
+//! - [`spawn`] starts a command that way, through `process-wrap`; [`spawn_blocking`] starts
+//!   a `std` command the same way, for the blocking install commands of `fixture::install`.
 //! - [`ChildGuard`] owns a started child: a thread reaps it, and stopping or dropping the
 //!   guard kills its whole group.
 //! - The watchdog (Unix) kills the groups of children still running when this process dies;
@@ -25,5 +26,19 @@ pub(crate) fn spawn(command: tokio::process::Command) -> std::io::Result<Box<dyn
     #[cfg(windows)]
     wrap.wrap(process_wrap::tokio::JobObject)
         .wrap(process_wrap::tokio::KillOnDrop);
+    wrap.spawn()
+}
+
+/// As [`spawn`], for a `std` command waited on by blocking: killing the returned child
+/// kills its whole group (npm and the processes it started).
+pub(crate) fn spawn_blocking(
+    command: std::process::Command,
+) -> std::io::Result<Box<dyn process_wrap::std::ChildWrapper>> {
+    let mut wrap = process_wrap::std::CommandWrap::from(command);
+    #[cfg(unix)]
+    wrap.wrap(process_wrap::std::ProcessGroup::leader());
+    #[cfg(windows)]
+    wrap.wrap(process_wrap::std::JobObject)
+        .wrap(process_wrap::std::KillOnDrop);
     wrap.spawn()
 }
