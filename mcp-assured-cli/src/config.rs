@@ -75,6 +75,15 @@ struct Entry {
     kind: Option<String>,
 }
 
+/// How reports name a server of a configuration file: `server NAME of FILE`. Never its
+/// command line or URL, which `${VAR}` may have filled with a secret.
+pub fn describe(path: &Path, name: Option<&str>) -> String {
+    match name {
+        Some(name) => format!("server `{name}` of {}", path.display()),
+        None => format!("the server of {}", path.display()),
+    }
+}
+
 /// Reads server `name` (or the only server, when `name` is `None`) from the file at `path`.
 ///
 /// # Errors

@@ -158,7 +158,13 @@ fn usage_error(error: &clap::Error) -> ExitCode {
             | ErrorKind::DisplayVersion
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
     );
-    if !shown && std::env::args().skip(1).any(|arg| arg == "--json") {
+    // Raw arguments (clap refuses one that is not UTF-8 with this very error), up to `--`:
+    // after it they are the server's.
+    let json = std::env::args_os()
+        .skip(1)
+        .take_while(|arg| arg != "--")
+        .any(|arg| arg == "--json");
+    if !shown && json {
         // The error's paragraph, without the usage and the hint after it.
         let rendered = error.render().to_string();
         let message: Vec<&str> = rendered

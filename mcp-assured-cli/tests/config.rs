@@ -80,6 +80,10 @@ fn servers(remote_url: &str) -> Value {
             "type": "http",
             "url": remote_url,
             "headers": { "Authorization": "Bearer ${CONFIG_TEST_TOKEN}" }
+        },
+        "keyed": {
+            "url": format!("{remote_url}?key=${{CONFIG_TEST_TOKEN}}"),
+            "headers": { "Authorization": "Bearer ${CONFIG_TEST_TOKEN}" }
         }
     })
 }
@@ -114,6 +118,28 @@ fn commands_take_stdio_and_http_servers_from_a_config_file() {
     assert_eq!(result["content"][0]["text"], "configured");
     assert!(!printed(&remote).contains(TOKEN), "{}", printed(&remote));
 
+    // A secret `${VAR}` filled into the URL: the report names the server, never its URL.
+    for json in [false, true] {
+        let mut args = vec![
+            "check",
+            "--no-server-tests",
+            "--config",
+            config.path(),
+            "--server",
+            "keyed",
+        ];
+        if json {
+            args.push("--json");
+        }
+        let keyed = run(&args, &env);
+        assert!(!printed(&keyed).contains(TOKEN), "{}", printed(&keyed));
+        assert!(
+            printed(&keyed).contains("server `keyed` of "),
+            "{}",
+            printed(&keyed)
+        );
+    }
+
     // The header's variable unset: said before anything is sent.
     let unset = run(
         &["list", "--config", config.path(), "--server", "remote"],
@@ -133,11 +159,11 @@ fn a_config_file_that_does_not_name_the_server_is_a_usage_error() {
     for (args, says) in [
         (
             vec!["list", "--config", config.path()],
-            "the file has several servers; choose one with --server: local, remote",
+            "the file has several servers; choose one with --server: keyed, local, remote",
         ),
         (
             vec!["list", "--config", config.path(), "--server", "nope"],
-            "no server `nope`; the file has: local, remote",
+            "no server `nope`; the file has: keyed, local, remote",
         ),
         (
             vec!["list", "--config", "/nonexistent/mcp.json"],
@@ -193,6 +219,11 @@ async fn the_companion_connects_to_a_server_of_a_config_file(client: McpClient) 
     );
     assert!(
         !remote_answer.to_string().contains(TOKEN),
+        "{remote_answer:#}"
+    );
+    assert_eq!(
+        remote_answer["connection"]["server_url"],
+        format!("server `remote` of {}", config.path()),
         "{remote_answer:#}"
     );
     let echoed = ok(

@@ -52,12 +52,31 @@ pub(crate) async fn run(args: SnapshotArgs, json: bool) -> Outcome {
     let taken = take(&client, args.name.as_deref(), &calls).await;
     let _ = client.close().await;
     let taken = taken?;
+    // Names are made file-safe (`a.b` and `a_b` alike): two snapshots must not share a file.
+    for (index, snapshot) in taken.iter().enumerate() {
+        if let Some(first) = taken[..index].iter().find(|t| t.file == snapshot.file) {
+            return Err(Failure::usage(format!(
+                "`{}` and `{}` would both be written to {}: snapshot calls of tools whose \
+                 names differ in more than punctuation",
+                first.expression, snapshot.expression, snapshot.file
+            )));
+        }
+    }
     let mut report = Vec::new();
     let mut differ = false;
     for snapshot in &taken {
         let path = args.dir.join(&snapshot.file);
         let text = file_text(snapshot);
-        let old = std::fs::read_to_string(&path).ok();
+        let old = match std::fs::read_to_string(&path) {
+            Ok(old) => Some(old),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+            Err(error) => {
+                return Err(Failure::output(format!(
+                    "cannot read the snapshot {}: {error}",
+                    path.display()
+                )));
+            }
+        };
         let state = match old.as_deref().map(content_of) {
             Some(old) if old == snapshot.content.trim_end() => "unchanged",
             Some(_) => "changed",

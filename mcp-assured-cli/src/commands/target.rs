@@ -118,15 +118,12 @@ pub(crate) struct Target {
 }
 
 impl Target {
-    /// The URL or command line, for reports.
+    /// The URL or command line, for reports; a server of `--config` by its name and file
+    /// (its command line or URL may hold a secret `${VAR}` filled in).
     pub(crate) fn describe(&self) -> String {
-        match (&self.config, self.server_config()) {
-            (Some(_), Ok(ServerConfig::Http { url, .. })) => url,
-            (Some(_), Ok(ServerConfig::Stdio { command, args, .. })) => std::iter::once(command)
-                .chain(args)
-                .collect::<Vec<_>>()
-                .join(" "),
-            _ => self.target.join(" "),
+        match &self.config {
+            Some(path) => config::describe(path, self.server.as_deref()),
+            None => self.target.join(" "),
         }
     }
 

@@ -202,6 +202,16 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
     };
     let target = from_config(&mut args).and_then(|()| target(&args));
     let (transport, server_url, builder) = match target {
+        // A server of `config` is shown by its name and file: its command line or URL may
+        // hold a secret that `${VAR}` filled in.
+        Ok((transport, _, builder)) if args.config.is_some() => (
+            transport,
+            config::describe(
+                Path::new(args.config.as_deref().unwrap_or_default()),
+                args.server.as_deref(),
+            ),
+            builder,
+        ),
         Ok(target) => target,
         Err(reason) => {
             return call.answer().error(
