@@ -351,6 +351,32 @@ fn check_rest_with_a_bearer_token_passes_on_a_guarded_hybrid_server() {
         !text.contains(token) && !stderr.contains(token),
         "{text}\n{stderr}"
     );
+
+    // The token in a --config file's headers instead: sent to the REST side too.
+    let config = std::env::temp_dir().join(format!(
+        "mcp-assured-rest-config-{}.json",
+        std::process::id()
+    ));
+    let servers = json!({"mcpServers": {"hybrid": {
+        "url": mcp, "headers": {"Authorization": format!("Bearer {token}")}
+    }}});
+    std::fs::write(&config, servers.to_string()).unwrap();
+    let configured = mcp_assured(&[
+        "check",
+        "--no-server-tests",
+        "--rest",
+        &server.base,
+        "--config",
+        config.to_str().unwrap(),
+    ]);
+    let _ = std::fs::remove_file(&config);
+    let text = stdout(&configured);
+    assert_eq!(configured.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("PASS parity.execution: 3 argument sets: both sides agree"),
+        "{text}"
+    );
+    assert!(!text.contains(token), "{text}");
 }
 
 /// `--startup-timeout` bounds a server that never answers `initialize`, apart from the

@@ -237,9 +237,17 @@ impl Target {
     /// A REST client for a hybrid server's tool endpoints at `base`, sending the same
     /// credentials as the MCP client.
     pub(crate) fn rest_client(&self, base: &str) -> Result<RestClient, Failure> {
+        // A URL server of `--config` sends its headers (often the credentials) to both.
+        let configured = match &self.config {
+            Some(_) => match self.server_config()? {
+                ServerConfig::Http { headers, .. } => headers.into_iter().collect(),
+                ServerConfig::Stdio { .. } => Vec::new(),
+            },
+            None => Vec::new(),
+        };
         McpAssured::rest()
             .base_uri(base)
-            .credentials(self.credentials(&[]).map_err(Failure::usage)?)
+            .credentials(self.credentials(&configured).map_err(Failure::usage)?)
             .tls(self.tls())
             .build()
             .map_err(|error| Failure::usage(format!("--rest: {error}")))
