@@ -63,10 +63,10 @@ pub(crate) async fn run(args: SnapshotArgs, json: bool) -> Outcome {
         }
     }
     let mut report = Vec::new();
+    // Set only under --check: without it, a difference is written, not reported.
     let mut differ = false;
     for snapshot in &taken {
         let path = args.dir.join(&snapshot.file);
-        let text = file_text(snapshot);
         let old = match std::fs::read_to_string(&path) {
             Ok(old) => Some(old),
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
@@ -77,42 +77,41 @@ pub(crate) async fn run(args: SnapshotArgs, json: bool) -> Outcome {
                 )));
             }
         };
-        let state = match old.as_deref().map(content_of) {
+        let old = old.as_deref().map(content_of);
+        let state = match old {
             Some(old) if old == snapshot.content.trim_end() => "unchanged",
             Some(_) => "changed",
             None => "new",
         };
-        let changed = state != "unchanged";
         report.push(json!({"file": path, "state": state}));
-        if args.check && changed {
-            differ = true;
-            if !json {
-                print_difference(&path, old.as_deref().map(content_of), &snapshot.content);
+        match (state, args.check) {
+            ("unchanged", _) => {}
+            (_, true) => {
+                differ = true;
+                if !json {
+                    print_difference(&path, old, &snapshot.content);
+                }
+                continue;
             }
-            continue;
-        }
-        if changed {
-            // Not under --check: it continued above.
-            write(&path, &text)?;
+            (_, false) => write(&path, &file_text(snapshot))?,
         }
         if !json {
             println!("{state:>9} {}", path.display());
         }
     }
     if json {
-        let answer =
-            json!({"check": args.check, "snapshots": report, "differ": args.check && differ});
+        let answer = json!({"check": args.check, "snapshots": report, "differ": differ});
         println!(
             "{}",
             serde_json::to_string_pretty(&answer).unwrap_or_default()
         );
-    } else if args.check && differ {
+    } else if differ {
         eprintln!(
             "mcp-assured: the server's snapshots differ; if the change is intended, run \
              `mcp-assured snapshot` without --check to update them, and review the diff"
         );
     }
-    Ok(Exit::from_success(!(args.check && differ)))
+    Ok(Exit::from_success(!differ))
 }
 
 fn parse_calls(calls: &[String]) -> Result<Vec<(String, Value)>, Failure> {
