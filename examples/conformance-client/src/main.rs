@@ -91,21 +91,16 @@ async fn play(client: &McpClient, scenario: &str) -> Outcome {
 
 /// The client for a scenario. Every scenario connects through here.
 fn client_builder(url: &str, scenario: &str, context: &Value) -> ClientBuilder {
-    let mut builder = McpAssured::client()
+    let builder = McpAssured::client()
         .base_uri(url)
         .timeout(REQUEST_TIMEOUT)
         // Declares the `elicitation` capability and answers like a user who accepts every
         // form as filled in by its defaults: what `elicitation-sep1034-client-defaults`
         // checks, and harmless elsewhere.
         .accept_elicitation_defaults();
-    // The scenarios are 2025-11-25 servers that expect `initialize` first: offer 2025-11-25
-    // there (what `initialize` checks) and take the version the server answers (`sse-retry`'s
-    // answers 2025-03-26); the back-compat scenarios' servers are 2025-03-26 ones, so that is
-    // pinned there.
-    builder = builder.offer_protocol_version("2025-11-25");
-    if scenario.starts_with("auth/2025-03-26-") {
-        builder = builder.protocol_version("2025-03-26");
-    }
+    // The protocol revision is negotiated with the defaults, as a user's client does: the
+    // scenarios' servers answer `server/discover` with an error or an empty result, and are
+    // reached with `initialize`.
     if scenario.starts_with("auth/") {
         with_oauth(builder, context)
     } else {

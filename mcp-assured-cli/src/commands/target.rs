@@ -115,6 +115,11 @@ pub(crate) struct Target {
     /// request timeout does not fail a server that is slow to boot.
     #[arg(long, value_name = "SECONDS")]
     startup_timeout: Option<u64>,
+    /// Seconds a server that is up (it answers a ping) may leave server/discover unanswered
+    /// before it is taken to be an older one and sent initialize (default 3). A server still
+    /// booting is waited for within --startup-timeout, whatever this is.
+    #[arg(long, value_name = "SECONDS")]
+    discover_timeout: Option<f64>,
 }
 
 impl Target {
@@ -220,6 +225,14 @@ impl Target {
         }
         if let Some(seconds) = self.startup_timeout {
             builder = builder.startup_timeout(Duration::from_secs(seconds.max(1)));
+        }
+        if let Some(seconds) = self.discover_timeout {
+            let wait = Duration::try_from_secs_f64(seconds).map_err(|_| {
+                Failure::usage(format!(
+                    "--discover-timeout {seconds}: expected a number of seconds, 0 or more"
+                ))
+            })?;
+            builder = builder.discover_timeout(wait);
         }
         let (builder, headers) = self.aimed(builder)?;
         builder

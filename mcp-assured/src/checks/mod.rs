@@ -332,13 +332,9 @@ fn speaks_2026(client: &McpClient) -> bool {
 }
 
 /// Whether the server still answers: `ping`, or on 2026-07-28 (which removed it)
-/// `server/discover`.
+/// `server/discover`, as [`McpClient::ping`] does.
 async fn alive(client: &McpClient) -> Result<(), Error> {
-    if speaks_2026(client) {
-        client.request("server/discover", json!({})).await.map(drop)
-    } else {
-        client.ping().await
-    }
+    client.ping().await
 }
 
 fn check_initialize(client: &McpClient, report: &mut Recorder) {

@@ -398,19 +398,28 @@ impl ClientBuilder {
         self
     }
 
-    /// Negotiates the newest revision both sides speak (the default): probes with `server/discover` and
-    /// speaks `2026-07-28` if the server does, else falls back to `initialize` on the same
-    /// connection. A server that ignores the probe costs at most
-    /// [`discover_timeout`](Self::discover_timeout). Over HTTP+SSE (a 2024-11-05 transport)
-    /// it is `initialize`.
+    /// Negotiates the newest revision both sides speak (the default): probes with
+    /// `server/discover` and speaks `2026-07-28` if the server does, else falls back to
+    /// `initialize`. Over HTTP+SSE (a 2024-11-05 transport) it is `initialize`.
+    ///
+    /// The wait for the probe's answer is the server's boot, bounded by the
+    /// [start-up timeout](Self::startup_timeout): a server that takes seconds to answer its
+    /// first request is waited for. A server that answers the probe with an error, or with
+    /// something that is not a `DiscoverResult`, gets `initialize` at once on the same
+    /// connection; one that is up (it answers a `ping`) but leaves the probe unanswered gets
+    /// it after [`discover_timeout`](Self::discover_timeout); one that answers nothing at all
+    /// within half the start-up timeout gets it on a fresh connection (a child process is
+    /// started again), never on the one where it may still answer the probe.
     pub fn newest_protocol(mut self) -> Self {
         self.protocol = Protocol::Newest;
         self
     }
 
-    /// How long a server may take to answer `server/discover` before it is taken to be an
-    /// older one that ignores it (default [`DEFAULT_DISCOVER_TIMEOUT`], 3 s, and at most half
-    /// the start-up timeout).
+    /// How long a server that is up (it answered a `ping` sent after the probe) may leave
+    /// `server/discover` unanswered before it is taken to be an older one that drops unknown
+    /// methods (default [`DEFAULT_DISCOVER_TIMEOUT`], 3 s, and at most half the start-up
+    /// timeout). A server still booting is waited for whatever this is: that wait is the
+    /// [start-up timeout](Self::startup_timeout)'s.
     pub fn discover_timeout(mut self, timeout: Duration) -> Self {
         self.discover_timeout = Some(timeout);
         self
@@ -468,10 +477,7 @@ impl ClientBuilder {
         let startup_timeout = self.startup_timeout.unwrap_or(DEFAULT_STARTUP_TIMEOUT);
         let lifecycle = Lifecycle {
             protocol: self.protocol.clone(),
-            discover_timeout: self
-                .discover_timeout
-                .unwrap_or(DEFAULT_DISCOVER_TIMEOUT)
-                .min(startup_timeout / 2),
+            discover_timeout: self.discover_timeout.unwrap_or(DEFAULT_DISCOVER_TIMEOUT),
         };
         let (target, harness) = self.into_parts()?;
         let connection =

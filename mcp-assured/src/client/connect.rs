@@ -17,13 +17,18 @@ use super::{
     failure,
     handler::Harness,
     lifecycle::{
-        LateAnswer, PROBE_UNANSWERED, ProbeFailure, Probed, Protocol, WithoutProbeAnswers, probe,
+        LateAnswer, PROBE_UNANSWERED, ProbeFailure, ProbeTiming, Probed, Protocol,
+        WithoutProbeAnswers, probe,
     },
     recording::Recording,
 };
 use crate::{
     error::{Error, Result},
-    transport::{Owned, Target, diagnostics::Diagnostics, sse, stdio, streamable_http},
+    transport::{
+        Owned, Target,
+        diagnostics::{Diagnostics, Stream},
+        sse, stdio, streamable_http,
+    },
 };
 
 /// A live, initialized session and what it owns.
@@ -41,8 +46,21 @@ pub(crate) struct Connection {
 #[derive(Debug, Clone)]
 pub(crate) struct Lifecycle {
     pub(crate) protocol: Protocol,
-    /// How long `server/discover` may go unanswered.
+    /// How long `server/discover` may go unanswered by a server that is up.
     pub(crate) discover_timeout: Duration,
+}
+
+impl Lifecycle {
+    /// How the probe waits within `startup_timeout`: half of it for the server's first
+    /// answer (its boot), the other half kept for `initialize` when the probe gets none.
+    fn timing(&self, startup_timeout: Duration, liveness: bool) -> ProbeTiming {
+        let patience = startup_timeout / 2;
+        ProbeTiming {
+            quiet: self.discover_timeout.min(patience),
+            patience,
+            liveness,
+        }
+    }
 }
 
 /// Opens `target` and starts the session, all within `startup_timeout`.
@@ -87,11 +105,16 @@ async fn open(
         description,
         lifecycle,
         diagnostics,
+        timing: lifecycle.timing(startup_timeout, true),
     };
     match target {
         Target::StreamableHttp(http) => {
             let transport = streamable_http::transport(&http, startup_timeout, diagnostics).await?;
-            start.run(transport, Owned::Nothing).await
+            let start = Start {
+                timing: lifecycle.timing(startup_timeout, false),
+                ..start
+            };
+            start.run(transport, Owned::Nothing, None).await
         }
         Target::Sse(http) => {
             if http.credentials.oauth_settings().is_some() {
@@ -118,11 +141,17 @@ async fn open(
         }
         Target::Stdio(command) => {
             let (transport, child) = stdio::spawn(&command, diagnostics)?;
-            start.run(transport, Owned::Child(child)).await
+            let again = || {
+                stdio::spawn(&command, diagnostics)
+                    .map(|(transport, child)| (transport, Owned::Child(child)))
+            };
+            start
+                .run(transport, Owned::Child(child), Some(Box::new(again)))
+                .await
         }
         Target::InProcess(server) => {
             let (transport, task) = server.start(diagnostics);
-            start.run(transport, Owned::Server(task)).await
+            start.run(transport, Owned::Server(task), None).await
         }
     }
 }
@@ -134,11 +163,23 @@ struct Start<'a> {
     description: &'a str,
     lifecycle: &'a Lifecycle,
     diagnostics: &'a Arc<Diagnostics>,
+    timing: ProbeTiming,
 }
 
+/// Opens the same server afresh (a child started again), for `initialize` on a connection
+/// no probe was sent on.
+type Reopen<'a, T> = Box<dyn FnOnce() -> Result<(T, Owned)> + Send + 'a>;
+
 impl Start<'_> {
-    /// Starts the session on `transport` in the era the lifecycle asks for.
-    async fn run<T>(self, mut transport: T, owned: Owned) -> Result<Connection>
+    /// Starts the session on `transport` in the era the lifecycle asks for; `reopen`, where
+    /// there is one, gives a fresh connection for `initialize` when the probe was met with
+    /// silence.
+    async fn run<T>(
+        self,
+        mut transport: T,
+        owned: Owned,
+        reopen: Option<Reopen<'_, T>>,
+    ) -> Result<Connection>
     where
         T: Transport<RoleClient> + 'static,
     {
@@ -152,7 +193,7 @@ impl Start<'_> {
             protocol,
             &config.client_info,
             &config.capabilities,
-            self.lifecycle.discover_timeout,
+            self.timing,
         )
         .await;
         match probed {
@@ -175,48 +216,25 @@ impl Start<'_> {
                 drop(owned);
                 Err(self.unspoken(Vec::new(), why))
             }
-            Ok(Probed::Legacy { why }) => {
-                let timed_out = why.starts_with(PROBE_UNANSWERED);
-                let late = Arc::default();
-                let fallback = self.clone().handshake_with(transport, owned, &late).await;
-                let fallback = match fallback {
-                    // It answered the probe after all, and now takes the connection for the
-                    // new lifecycle.
-                    Err(Error::JsonRpc { code, data, .. })
-                        if timed_out
-                            && code == rmcp::model::ErrorCode::UNSUPPORTED_PROTOCOL_VERSION.0 =>
-                    {
-                        let offered: Vec<String> = data
-                            .as_ref()
-                            .and_then(|data| data.get("supported"))
-                            .and_then(|list| serde_json::from_value(list.clone()).ok())
-                            .unwrap_or_default();
-                        return Err(self.too_slow(
-                            &why,
-                            &format!("then refused `initialize` with -32022, offering {offered:?}"),
-                        ));
-                    }
-                    other => other,
-                };
-                let answered_late = late.lock().map(|late| late.is_some()).unwrap_or(false);
-                match (protocol, fallback) {
-                    (_, Ok(connection)) if timed_out && answered_late => {
-                        let _ = connection.running.cancel().await;
-                        Err(self.too_slow(&why, "then answered it while `initialize` ran"))
-                    }
-                    (Protocol::Pin(_), Ok(connection)) => {
-                        // It speaks an older revision: say which.
-                        let offered = connection
-                            .running
-                            .peer()
-                            .peer_info()
-                            .map(|info| info.protocol_version.to_string());
-                        let _ = connection.running.cancel().await;
-                        Err(self.unspoken(offered.into_iter().collect(), why))
-                    }
-                    (Protocol::Pin(_), Err(_)) => Err(self.unspoken(Vec::new(), why)),
-                    (_, result) => result,
-                }
+            Ok(Probed::Silent { why }) if matches!(protocol, Protocol::Pin(_)) => {
+                drop(owned);
+                Err(self.unspoken(Vec::new(), why))
+            }
+            // This connection may still answer the probe: `initialize` goes to a fresh one.
+            Ok(Probed::Silent { why }) if reopen.is_some() => {
+                drop(transport);
+                drop(owned);
+                // The tail says where one process's output ends and the next one's begins.
+                self.diagnostics.push_line(
+                    Stream::Stderr,
+                    &format!("[mcp-assured] {why}: the server is started again for `initialize`"),
+                );
+                let reopen = reopen.expect("checked above");
+                let (transport, owned) = reopen()?;
+                self.handshake(transport, owned).await
+            }
+            Ok(Probed::Legacy { why } | Probed::Silent { why }) => {
+                self.fall_back(transport, owned, why).await
             }
             Err(ProbeFailure::Transport(error)) => {
                 let error =
@@ -229,6 +247,55 @@ impl Start<'_> {
                 drop(owned);
                 Err(error)
             }
+        }
+    }
+
+    /// `initialize` on the probed connection, after an answer (or none) that says the server
+    /// is not of the new lifecycle.
+    async fn fall_back<T>(self, transport: T, owned: Owned, why: String) -> Result<Connection>
+    where
+        T: Transport<RoleClient> + 'static,
+    {
+        let protocol = &self.lifecycle.protocol;
+        let timed_out = why.starts_with(PROBE_UNANSWERED);
+        let late = Arc::default();
+        let fallback = self.clone().handshake_with(transport, owned, &late).await;
+        let fallback = match fallback {
+            // It answered the probe after all, and now takes the connection for the
+            // new lifecycle.
+            Err(Error::JsonRpc { code, data, .. })
+                if timed_out && code == rmcp::model::ErrorCode::UNSUPPORTED_PROTOCOL_VERSION.0 =>
+            {
+                let offered: Vec<String> = data
+                    .as_ref()
+                    .and_then(|data| data.get("supported"))
+                    .and_then(|list| serde_json::from_value(list.clone()).ok())
+                    .unwrap_or_default();
+                return Err(self.too_slow(
+                    &why,
+                    &format!("then refused `initialize` with -32022, offering {offered:?}"),
+                ));
+            }
+            other => other,
+        };
+        let answered_late = late.lock().map(|late| late.is_some()).unwrap_or(false);
+        match (protocol, fallback) {
+            (_, Ok(connection)) if timed_out && answered_late => {
+                let _ = connection.running.cancel().await;
+                Err(self.too_slow(&why, "then answered it while `initialize` ran"))
+            }
+            (Protocol::Pin(_), Ok(connection)) => {
+                // It speaks an older revision: say which.
+                let offered = connection
+                    .running
+                    .peer()
+                    .peer_info()
+                    .map(|info| info.protocol_version.to_string());
+                let _ = connection.running.cancel().await;
+                Err(self.unspoken(offered.into_iter().collect(), why))
+            }
+            (Protocol::Pin(_), Err(_)) => Err(self.unspoken(Vec::new(), why)),
+            (_, result) => result,
         }
     }
 

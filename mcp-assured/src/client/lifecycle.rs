@@ -4,9 +4,17 @@
 //!
 //! rmcp can probe with `server/discover` and fall back (`ClientLifecycleMode::Auto`), but
 //! waits 10 s for a server that ignores the probe and trips over a late answer to it; so the
-//! probe is run here, on the bare transport, with a short wait, and the connection is then
-//! handed to rmcp already in its era (`serve_directly` with the discovered server), or to
-//! rmcp's `initialize`.
+//! probe is run here, on the bare transport, and the connection is then handed to rmcp
+//! already in its era (`serve_directly` with the discovered server), or to rmcp's
+//! `initialize`.
+//!
+//! The wait for the probe's answer is the server's boot: a server may take most of the
+//! start-up timeout to answer its first request. A `ping` sent when the probe has gone
+//! unanswered for a while tells a server that is up and drops unknown methods (it answers the
+//! ping: `initialize` follows at once) from one still booting (nothing yet: keep waiting).
+//! `initialize` is never sent on a connection where the probe may still be answered, since
+//! a server that serves both eras (the Python SDK 2.3) takes the first request it reads as
+//! the era of the connection.
 
 use std::{
     sync::{Arc, Mutex},
@@ -18,15 +26,16 @@ use rmcp::{
     model::{
         ClientCapabilities, ClientJsonRpcMessage, ClientRequest, DiscoverRequest,
         DiscoverRequestParams, DiscoverResult, ErrorCode, Implementation, JsonRpcMessage,
-        ProtocolVersion, RequestId, RequestMetaObject, ServerResult,
+        ProtocolVersion, RequestId, RequestMetaObject, RequestNoParam, ServerResult,
     },
     service::RxJsonRpcMessage,
     transport::Transport,
 };
 
-/// How long a server may take to answer `server/discover` before it is taken to be one
-/// that ignores it (an older revision's server that drops unknown methods). Older servers
-/// answer at once with an error, so this only costs time on those that never answer.
+/// How long a server that has shown it is up (it answered something) may leave
+/// `server/discover` unanswered before it is taken to be an older one that drops unknown
+/// methods. Older servers answer the probe at once with an error, so this only costs time on
+/// those that never answer it.
 pub const DEFAULT_DISCOVER_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// How [`Probed::Legacy`] begins when the server did not answer in time.
@@ -34,6 +43,23 @@ pub(crate) const PROBE_UNANSWERED: &str = "no answer to `server/discover`";
 
 /// The id of the probe, apart from rmcp's numeric ids.
 const PROBE_ID: &str = "mcp-assured/server-discover";
+
+/// The id of the `ping` that asks a server which left the probe unanswered whether it is up
+/// at all (a server booting) or reads and drops unknown methods (an older revision's).
+const LIVENESS_ID: &str = "mcp-assured/liveness";
+
+/// How long the probe waits, and how.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ProbeTiming {
+    /// How long a server that is up may leave `server/discover` unanswered.
+    pub(crate) quiet: Duration,
+    /// How long to wait for the server's first answer of any kind: its boot.
+    pub(crate) patience: Duration,
+    /// Whether the transport can carry a `ping` while the probe is unanswered (stdio, in
+    /// process), to tell a booting server from one that drops the probe. Over HTTP sending
+    /// is the POST, and the server is up: it took the connection.
+    pub(crate) liveness: bool,
+}
 
 /// Which revision to speak.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,8 +118,15 @@ pub(crate) enum Probed {
     },
     /// It speaks the new lifecycle, but none of the versions asked for: it supports these.
     Unsupported { supported: Vec<String> },
-    /// It does not know `server/discover` (it answered `why`): an older revision's server.
+    /// It does not know `server/discover` (it answered `why`, or answered a `ping` sent after
+    /// it and left it unanswered): an older revision's server, reached with `initialize` on
+    /// the same connection.
     Legacy { why: String },
+    /// It answered nothing at all within the probe's patience: a server that never answers
+    /// before `initialize`, or one still booting. Reached with `initialize` on a fresh
+    /// connection where there can be one (a child started again), since on this one it may
+    /// still answer the probe and take the connection for 2026-07-28.
+    Silent { why: String },
     /// It refused the probe with an error of the new lifecycle (-32020 header mismatch,
     /// -32021 missing capability): a new server that something in the request displeased;
     /// no fallback.
@@ -109,7 +142,11 @@ pub(crate) enum ProbeFailure {
     Gone(String),
 }
 
-/// Sends `server/discover` on `transport` and reads the answer, within `wait`.
+/// Sends `server/discover` on `transport` and reads the answer.
+///
+/// The wait for the first answer is the server's boot, up to `timing.patience`: where the
+/// transport allows, a `ping` sent after `timing.quiet` tells a server that is up and drops
+/// the probe (it answers the ping) from one still booting (it answers nothing yet).
 ///
 /// # Errors
 ///
@@ -119,10 +156,12 @@ pub(crate) async fn probe<T: Transport<RoleClient> + 'static>(
     protocol: &Protocol,
     client_info: &Implementation,
     capabilities: &ClientCapabilities,
-    wait: Duration,
+    timing: ProbeTiming,
 ) -> Result<Probed, ProbeFailure> {
+    let started = tokio::time::Instant::now();
     let mut offered = protocol.discoverable();
     let mut tried = Vec::new();
+    let mut up = false;
     while let Some(version) = offered.first().cloned() {
         tried.push(version.clone());
         let meta = RequestMetaObject::with_client_context(
@@ -135,23 +174,19 @@ pub(crate) async fn probe<T: Transport<RoleClient> + 'static>(
         let id = RequestId::String(format!("{PROBE_ID}-{}", tried.len()).into());
         let message =
             ClientJsonRpcMessage::request(ClientRequest::DiscoverRequest(discover), id.clone());
-        // Over HTTP, sending is the POST: it is bounded by the wait too.
-        let exchange = async {
-            transport.send(message).await.map_err(|error| {
-                ProbeFailure::Transport(Box::new(
-                    rmcp::service::ClientInitializeError::transport::<T>(
-                        error,
-                        "send server/discover",
-                    ),
-                ))
-            })?;
-            answer_to(transport, &id).await.map_err(ProbeFailure::Gone)
-        };
-        let answer = match tokio::time::timeout(wait, exchange).await {
-            Ok(answer) => answer?,
-            Err(_) => {
+        let answer = match exchange(transport, message, &id, timing, started, &mut up).await? {
+            Exchanged::Answered(answer) => *answer,
+            Exchanged::Dropped { after } => {
                 return Ok(Probed::Legacy {
-                    why: format!("{PROBE_UNANSWERED} within {wait:?}"),
+                    why: format!(
+                        "{PROBE_UNANSWERED} within {after:?}, while a `ping` sent after it was \
+                         answered"
+                    ),
+                });
+            }
+            Exchanged::Nothing { within } => {
+                return Ok(Probed::Silent {
+                    why: format!("{PROBE_UNANSWERED}, nor anything else, within {within:?}"),
                 });
             }
         };
@@ -171,9 +206,10 @@ pub(crate) async fn probe<T: Transport<RoleClient> + 'static>(
                 });
             }
             Ok(other) => {
-                // A success, but not a discover result (rmcp could not read one): the spec
-                // allows a fallback only on an error or no answer.
-                return Ok(Probed::Rejected {
+                // A success, but not a discover result (rmcp could not read one): a server
+                // that answers every method it does not know with a result, say. Not one of
+                // the new lifecycle; the checks report what it does wrong.
+                return Ok(Probed::Legacy {
                     why: format!(
                         "`server/discover` was answered with a result that is not a \
                          DiscoverResult (supportedVersions, capabilities, resultType, ttlMs, \
@@ -220,27 +256,107 @@ pub(crate) async fn probe<T: Transport<RoleClient> + 'static>(
     })
 }
 
-/// The answer to request `id`: notifications before it are dropped (none matter before
-/// the lifecycle starts), and so is anything else.
-async fn answer_to<T: Transport<RoleClient>>(
+/// How one probe request ended.
+enum Exchanged {
+    /// The server answered it.
+    Answered(Box<Result<ServerResult, rmcp::model::ErrorData>>),
+    /// The server is up (it answered the liveness `ping`) and left it unanswered `after` so
+    /// long.
+    Dropped { after: Duration },
+    /// Nothing came back `within` the patience.
+    Nothing { within: Duration },
+}
+
+/// Sends `message` (request `id`) and waits for its answer: until `timing.patience` from
+/// `started` while the server may be booting, and `timing.quiet` once it is known to be `up`.
+async fn exchange<T: Transport<RoleClient> + 'static>(
     transport: &mut T,
+    message: ClientJsonRpcMessage,
     id: &RequestId,
-) -> Result<Result<ServerResult, rmcp::model::ErrorData>, String> {
+    timing: ProbeTiming,
+    started: tokio::time::Instant,
+    up: &mut bool,
+) -> Result<Exchanged, ProbeFailure> {
+    let sent = tokio::time::Instant::now();
+    let boot_ends = started + timing.patience;
+    // Over HTTP, sending is the POST: it is bounded by the wait too.
+    let sending = tokio::time::timeout_at(boot_ends, transport.send(message));
+    match sending.await {
+        Err(_) => {
+            return Ok(Exchanged::Nothing {
+                within: timing.patience,
+            });
+        }
+        Ok(Err(error)) => {
+            return Err(ProbeFailure::Transport(Box::new(
+                rmcp::service::ClientInitializeError::transport::<T>(error, "send server/discover"),
+            )));
+        }
+        Ok(Ok(())) => {}
+    }
+    let liveness = RequestId::String(LIVENESS_ID.into());
+    let mut ping_sent = false;
+    // When the server is up: how long it may still leave the probe unanswered.
+    let mut give_up = (*up).then(|| sent + timing.quiet);
     loop {
-        let Some(message) = transport.receive().await else {
-            return Err(
-                "the server closed the connection instead of answering `server/discover`"
-                    .to_owned(),
-            );
+        let deadline = match give_up {
+            Some(give_up) => give_up,
+            None if timing.liveness && !ping_sent => (sent + timing.quiet).min(boot_ends),
+            None => boot_ends,
         };
-        match message {
-            JsonRpcMessage::Response(response) if &response.id == id => {
-                return Ok(Ok(response.result));
+        let received = tokio::time::timeout_at(deadline, transport.receive()).await;
+        match received {
+            Ok(None) => {
+                return Err(ProbeFailure::Gone(
+                    "the server closed the connection instead of answering `server/discover`"
+                        .to_owned(),
+                ));
             }
-            JsonRpcMessage::Error(error) if error.id.as_ref() == Some(id) => {
-                return Ok(Err(error.error));
+            Ok(Some(JsonRpcMessage::Response(response))) if &response.id == id => {
+                *up = true;
+                return Ok(Exchanged::Answered(Box::new(Ok(response.result))));
             }
-            _ => {}
+            Ok(Some(JsonRpcMessage::Error(error))) if error.id.as_ref() == Some(id) => {
+                *up = true;
+                return Ok(Exchanged::Answered(Box::new(Err(error.error))));
+            }
+            Ok(Some(JsonRpcMessage::Response(response))) if response.id == liveness => {
+                *up = true;
+                give_up.get_or_insert(tokio::time::Instant::now() + timing.quiet);
+            }
+            Ok(Some(JsonRpcMessage::Error(error))) if error.id.as_ref() == Some(&liveness) => {
+                *up = true;
+                give_up.get_or_insert(tokio::time::Instant::now() + timing.quiet);
+            }
+            // Notifications before the lifecycle starts: none matters.
+            Ok(Some(_)) => {}
+            Err(_) if give_up.is_some() => {
+                return Ok(Exchanged::Dropped {
+                    after: sent.elapsed(),
+                });
+            }
+            Err(_) if deadline >= boot_ends => {
+                return Ok(Exchanged::Nothing {
+                    within: timing.patience,
+                });
+            }
+            Err(_) => {
+                // Quiet so far: ask whether it is up at all. A `ping` is the one request
+                // every revision with `initialize` allows before it.
+                let ping = ClientJsonRpcMessage::request(
+                    ClientRequest::PingRequest(RequestNoParam {
+                        method: Default::default(),
+                        extensions: Default::default(),
+                    }),
+                    liveness.clone(),
+                );
+                ping_sent = true;
+                if let Err(error) = transport.send(ping).await {
+                    return Err(ProbeFailure::Transport(Box::new(
+                        rmcp::service::ClientInitializeError::transport::<T>(error, "send ping"),
+                    )));
+                }
+            }
         }
     }
 }
@@ -271,14 +387,17 @@ impl<T> WithoutProbeAnswers<T> {
     }
 }
 
-/// Whether a request id, as JSON text (`"mcp-assured/server-discover-0"`), is a probe's.
+/// Whether a request id, as JSON text (`"mcp-assured/server-discover-0"`), is a probe's
+/// `server/discover`.
 pub(crate) fn is_probe_id_text(id: &str) -> bool {
     id.strip_prefix('"')
         .is_some_and(|id| id.starts_with(PROBE_ID))
 }
 
+/// Whether `id` is the probe's: its `server/discover` or its liveness `ping`.
 fn is_probe(id: &RequestId) -> bool {
-    matches!(id, RequestId::String(text) if text.starts_with(PROBE_ID))
+    matches!(id, RequestId::String(text)
+        if text.starts_with(PROBE_ID) || text.as_ref() == LIVENESS_ID)
 }
 
 impl<T: Transport<RoleClient>> Transport<RoleClient> for WithoutProbeAnswers<T> {
@@ -294,13 +413,19 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for WithoutProbeAnswers<T> 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
         loop {
             let message = self.inner.receive().await?;
-            let probe_answer = match &message {
-                JsonRpcMessage::Response(response) => is_probe(&response.id),
-                JsonRpcMessage::Error(error) => error.id.as_ref().is_some_and(is_probe),
-                _ => false,
+            let answered = match &message {
+                JsonRpcMessage::Response(response) => Some(&response.id),
+                JsonRpcMessage::Error(error) => error.id.as_ref(),
+                _ => None,
             };
-            if !probe_answer {
+            let Some(answered) = answered.filter(|id| is_probe(id)) else {
                 return Some(message);
+            };
+            // A late answer to the liveness `ping` says nothing of the lifecycle.
+            let to_discover =
+                matches!(answered, RequestId::String(text) if text.starts_with(PROBE_ID));
+            if !to_discover {
+                continue;
             }
             if let Ok(mut late) = self.late.lock() {
                 late.get_or_insert(message);

@@ -422,8 +422,16 @@ impl McpClient {
         }
     }
 
-    /// `ping`.
+    /// Whether the server still answers: `ping`, or on protocol 2026-07-28, which removed
+    /// `ping`, `server/discover` (the one request that revision answers without a
+    /// capability), so that a test of liveness works on either revision.
     pub async fn ping(&self) -> Result<()> {
+        if self.discovery().is_some() {
+            return self
+                .request("server/discover", serde_json::json!({}))
+                .await
+                .map(drop);
+        }
         let request = ClientRequest::PingRequest(RequestNoParam {
             method: Default::default(),
             extensions: Default::default(),

@@ -132,11 +132,21 @@ pub enum Fault {
     /// `server/discover` says so), but `resources/list`, `resources/templates/list` and
     /// `prompts/list` fail with -32601.
     ListsFail,
+    /// stdio: every request for a method the server does not have (`server/discover` among
+    /// them) is answered with an empty result, `{}`, instead of -32601: an older revision's
+    /// server that answers whatever it does not know.
+    AnswersAnything,
+    /// stdio: every request for a method the server does not have (`server/discover` among
+    /// them) is dropped, never answered; a `ping` before `initialize` is answered.
+    DropsUnknown,
+    /// stdio: every request before `initialize` (`server/discover`, `ping`) is dropped, never
+    /// answered.
+    SilentUntilInitialize,
 }
 
 impl Fault {
     /// Every fault with its command-line name.
-    pub const ALL: [(&'static str, Fault); 37] = [
+    pub const ALL: [(&'static str, Fault); 40] = [
         ("none", Fault::None),
         ("exit-at-start", Fault::ExitAtStart),
         ("crash-on-initialize", Fault::CrashOnInitialize),
@@ -174,6 +184,9 @@ impl Fault {
         ("resume-refused", Fault::ResumeRefused),
         ("one-stream-at-a-time", Fault::OneStreamAtATime),
         ("lists-fail", Fault::ListsFail),
+        ("answers-anything", Fault::AnswersAnything),
+        ("drops-unknown", Fault::DropsUnknown),
+        ("silent-until-initialize", Fault::SilentUntilInitialize),
     ];
 
     /// The command-line name, e.g. `partial-json`.

@@ -32,6 +32,8 @@ pub async fn serve_stdio(server: FaultServer, fault: Fault) -> io::Result<()> {
     let (from_server, mut to_server) = tokio::io::split(proxy_end);
     let calls = Arc::new(Mutex::new(HashSet::new()));
     let discovers = Arc::new(Mutex::new(Discovers::default()));
+    // Answers the proxy gives itself, written out between the server's lines.
+    let (answer, mut answers) = tokio::sync::mpsc::unbounded_channel::<String>();
 
     let inbound = {
         let calls = Arc::clone(&calls);
@@ -39,8 +41,18 @@ pub async fn serve_stdio(server: FaultServer, fault: Fault) -> io::Result<()> {
         let mut last_meta = Value::Null;
         async move {
             let mut lines = BufReader::new(tokio::io::stdin()).lines();
+            let mut initialized = false;
             while let Some(mut line) = lines.next_line().await? {
                 let mut message: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+                initialized |= message["method"] == "initialize";
+                match before_the_server(fault, &message, initialized) {
+                    Some(Some(reply)) => {
+                        let _ = answer.send(reply.to_string());
+                        continue;
+                    }
+                    Some(None) => continue,
+                    None => {}
+                }
                 if rewrite_request(fault, &mut message, &mut last_meta) {
                     line = message.to_string();
                 }
@@ -69,7 +81,17 @@ pub async fn serve_stdio(server: FaultServer, fault: Fault) -> io::Result<()> {
     let outbound = async move {
         let mut stdout = tokio::io::stdout();
         let mut lines = BufReader::new(from_server).lines();
-        while let Some(line) = lines.next_line().await? {
+        loop {
+            let line = tokio::select! {
+                line = lines.next_line() => match line? {
+                    Some(line) => line,
+                    None => break,
+                },
+                Some(reply) = answers.recv() => {
+                    write_line(&mut stdout, &reply).await?;
+                    continue;
+                }
+            };
             let message: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
             let answers_call = message.get("method").is_none()
                 && calls
@@ -120,6 +142,42 @@ pub async fn serve_stdio(server: FaultServer, fault: Fault) -> io::Result<()> {
         _ = running => {}
     }
     Ok(())
+}
+
+/// The methods the [`FaultServer`] has (protocol 2025-11-25).
+const SERVED_METHODS: [&str; 13] = [
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+    "logging/setLevel",
+];
+
+/// What the proxy does with a request before the server sees it, for the faults of an older
+/// server's lifecycle: `None` passes it on; `Some(None)` drops it; `Some(Some(answer))`
+/// answers it.
+fn before_the_server(fault: Fault, message: &Value, initialized: bool) -> Option<Option<Value>> {
+    let method = message.get("method").and_then(Value::as_str)?;
+    let id = message.get("id")?;
+    let served = SERVED_METHODS.contains(&method);
+    let empty = || Some(serde_json::json!({"jsonrpc": "2.0", "id": id, "result": {}}));
+    match fault {
+        Fault::AnswersAnything if !served => Some(empty()),
+        Fault::DropsUnknown if !served => Some(None),
+        // rmcp's server takes nothing before `initialize`: the proxy answers the ping an
+        // older server would.
+        Fault::DropsUnknown if method == "ping" && !initialized => Some(empty()),
+        Fault::SilentUntilInitialize if !initialized => Some(None),
+        _ => None,
+    }
 }
 
 /// The `server/discover` requests whose answers a fault breaks.

@@ -177,7 +177,14 @@ async fn a_discover_of_legacy_versions_only_falls_back_to_initialize() {
     assert!(client.discovery().is_none());
     client.list_tools().await.unwrap();
     // A pin of 2026-07-28 is refused, naming what the server offers.
-    let error = stdio(Fault::DiscoverLegacyOnly, "discover-legacy-only-pinned")
+    refuses_a_2026_pin_naming_2025_11_25(Fault::DiscoverLegacyOnly).await;
+}
+
+/// A pin of 2026-07-28 fails against the fault server of `fault`, naming the revision it
+/// speaks.
+async fn refuses_a_2026_pin_naming_2025_11_25(fault: Fault) {
+    let tag = format!("{}-pinned", fault.name());
+    let error = stdio(fault, &tag)
         .protocol_version("2026-07-28")
         .build()
         .await
@@ -212,4 +219,69 @@ async fn a_notification_before_the_probes_answer_is_not_paired_with_a_later_one(
             serde_json::json!({"flood": 1})
         ]
     );
+}
+
+/// The defaults of a client that negotiates: how a user's `McpAssured::client()` starts.
+fn with_the_defaults(fault: Fault, tag: &str) -> mcp_assured::ClientBuilder {
+    stdio(fault, tag).newest_protocol()
+}
+
+/// An older server that answers `server/discover` (and every method it lacks) with `{}` is
+/// a broken server to test, not one to refuse: `initialize` follows on the same connection,
+/// and the checks report the bad answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_answering_anything_is_reached_and_its_checks_say_what_it_does_wrong() {
+    let client = with_the_defaults(Fault::AnswersAnything, "answers-anything")
+        .build()
+        .await
+        .unwrap();
+    assert_eq!(client.protocol_version(), "2025-11-25");
+    assert!(client.discovery().is_none());
+    let report = client.check().await;
+    let unknown_method = report.entry("errors.unknown_method").unwrap();
+    assert_eq!(unknown_method.status, Status::Failed, "{report}");
+    assert!(
+        unknown_method.message.contains("answered with a result"),
+        "{report}"
+    );
+    // A pin of 2026-07-28 is still refused, naming what it does speak.
+    refuses_a_2026_pin_naming_2025_11_25(Fault::AnswersAnything).await;
+}
+
+/// A server that is up (it answers a `ping`) but drops the probe gets `initialize` once
+/// `discover_timeout` has passed, not half the start-up timeout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_dropping_the_probe_gets_initialize_after_the_discover_timeout() {
+    let started = std::time::Instant::now();
+    let client = with_the_defaults(Fault::DropsUnknown, "drops-unknown")
+        .discover_timeout(std::time::Duration::from_millis(500))
+        .build()
+        .await
+        .unwrap();
+    assert_eq!(client.protocol_version(), "2025-11-25");
+    let took = started.elapsed();
+    assert!(
+        took < std::time::Duration::from_secs(5),
+        "took {took:?}: the start-up timeout's half is 30 s"
+    );
+    client.list_tools().await.unwrap();
+}
+
+/// A server that answers nothing before `initialize` (neither the probe nor a `ping`) gets
+/// `initialize` within the start-up timeout, from a process started again: never on the
+/// connection where it may still answer the probe.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_silent_until_initialize_is_started_again_for_it() {
+    let startup = std::time::Duration::from_secs(8);
+    let started = std::time::Instant::now();
+    let client = with_the_defaults(Fault::SilentUntilInitialize, "silent-until-initialize")
+        .startup_timeout(startup)
+        .build()
+        .await
+        .unwrap();
+    let took = started.elapsed();
+    assert!(took >= startup / 2 && took < startup, "took {took:?}");
+    assert_eq!(client.protocol_version(), "2025-11-25");
+    client.list_tools().await.unwrap();
+    client.close().await.unwrap();
 }

@@ -121,6 +121,11 @@ struct ConnectArgs {
     /// request timeout does not fail a server that is slow to boot.
     #[schemars(range(min = 1))]
     startup_timeout_ms: Option<u64>,
+    /// How long a server that is up (it answers a ping) may leave `server/discover`
+    /// unanswered before it is taken to be an older one and sent `initialize`, in
+    /// milliseconds (default 3000). A server still booting is waited for within
+    /// startup_timeout_ms, whatever this is.
+    discover_timeout_ms: Option<u64>,
 }
 
 pub(crate) fn definition() -> Tool {
@@ -255,6 +260,9 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
     }
     if let Some(ms) = args.startup_timeout_ms {
         builder = builder.startup_timeout(Duration::from_millis(ms.max(1)));
+    }
+    if let Some(ms) = args.discover_timeout_ms {
+        builder = builder.discover_timeout(Duration::from_millis(ms));
     }
     let name = args.name.unwrap_or_else(|| DEFAULT_CONNECTION.to_owned());
     let client: McpClient = match builder.build().await {
