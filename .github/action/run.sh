@@ -7,7 +7,8 @@
 # Inputs, as the action passes them: INPUT_SERVER (a URL, or the command line that starts
 # the server over stdio) or INPUT_CONFIG (+ INPUT_SERVER_NAME), INPUT_JUNIT, INPUT_SNAPSHOTS,
 # INPUT_CALLS (one TOOL=JSON per line), INPUT_SKIP (checks to report as skipped, separated by
-# spaces or lines), INPUT_ARGS (more options for both commands).
+# spaces or lines), INPUT_STRICT (`true`: SHOULD-level findings fail too), INPUT_ARGS (more
+# options for both commands).
 set -euo pipefail
 
 bin=${MCP_ASSURED_BIN:-}
@@ -35,13 +36,16 @@ else
     exit 2
 fi
 read -r -a options <<<"${INPUT_ARGS:-}"
-skips=()
+check_options=()
 for check in ${INPUT_SKIP:-}; do
-    skips+=(--skip "$check")
+    check_options+=(--skip "$check")
 done
+if [[ ${INPUT_STRICT:-false} == true ]]; then
+    check_options+=(--strict)
+fi
 
 status=0
-"$bin" check --junit "${INPUT_JUNIT:-mcp-assured-junit.xml}" "${skips[@]}" "${options[@]}" \
+"$bin" check --junit "${INPUT_JUNIT:-mcp-assured-junit.xml}" "${check_options[@]}" "${options[@]}" \
     "${target[@]}" || status=$?
 
 if [[ -n ${INPUT_SNAPSHOTS:-} ]]; then

@@ -677,7 +677,8 @@ mod companion {
         let run = ok(&client, "run_server_tests", json!({})).await;
         assert_eq!(
             run["summary"],
-            json!({"total": 8, "passed": 2, "failed": 5, "skipped": 1, "all_passed": false})
+            // The 8 tests and the convention's coverage, which passes.
+            json!({"total": 9, "passed": 3, "failed": 5, "skipped": 1, "all_passed": false})
         );
         let tests = run["tests"].as_array().unwrap();
         assert_eq!(tests[0]["name"], json!("mcp.test.capabilities"));
@@ -694,8 +695,19 @@ mod companion {
             run["report"]
                 .as_str()
                 .unwrap()
-                .ends_with("2 passed, 5 failed, 1 skipped")
+                .ends_with("3 passed, 5 failed, 1 skipped")
         );
+        assert_eq!(tests[8]["name"], json!("server_tests.coverage"));
+    }
+
+    /// The entry of check `name` in a `check_server` answer.
+    fn check_named<'a>(answer: &'a Value, name: &str) -> &'a Value {
+        answer["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|check| check["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {answer}"))
     }
 
     #[mcp_test]
@@ -714,13 +726,23 @@ mod companion {
         connect_selftest(&client, &["--broken"], Some("broken")).await;
         let broken = ok(&client, "check_server", json!({"connection": "broken"})).await;
         assert_eq!(broken["summary"]["all_passed"], json!(false));
-        let unknown_tool = broken["checks"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|check| check["name"] == "errors.unknown_tool")
-            .unwrap();
-        assert_eq!(unknown_tool["status"], json!("failed"));
+        let unknown_tool = check_named(&broken, "errors.unknown_tool");
+        // An unknown tool as a tool error breaks no MUST: a warning, with its clause; `strict`
+        // fails it.
+        assert_eq!(unknown_tool["status"], json!("warned"), "{broken}");
+        assert_eq!(
+            unknown_tool["clause"]["level"],
+            json!("no keyword"),
+            "{broken}"
+        );
+        let strict = ok(
+            &client,
+            "check_server",
+            json!({"connection": "broken", "strict": true}),
+        )
+        .await;
+        let unknown_tool = check_named(&strict, "errors.unknown_tool");
+        assert_eq!(unknown_tool["status"], json!("failed"), "{strict}");
 
         // A known fault, skipped on request: reported as skipped, saying what it found.
         let skipped = ok(
@@ -729,18 +751,13 @@ mod companion {
             json!({"connection": "broken", "skip": ["errors.unknown_tool"]}),
         )
         .await;
-        let unknown_tool = skipped["checks"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|check| check["name"] == "errors.unknown_tool")
-            .unwrap();
+        let unknown_tool = check_named(&skipped, "errors.unknown_tool");
         assert_eq!(unknown_tool["status"], json!("skipped"), "{skipped}");
         assert!(
             unknown_tool["message"]
                 .as_str()
                 .unwrap()
-                .starts_with("skipped on request; it found: FAIL "),
+                .starts_with("skipped on request; it found: WARN "),
             "{skipped}"
         );
         let typo = envelope(

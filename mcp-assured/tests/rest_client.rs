@@ -17,7 +17,7 @@ use mcp_assured::{
     rest::{ErrorCode, ExecutionContext, Priority, RestClient},
     wiremock::{
         Mock, MockServer, ResponseTemplate,
-        matchers::{body_json, method, path},
+        matchers::{body_json, header as header_is, method, path},
     },
 };
 use serde_json::json;
@@ -328,5 +328,50 @@ async fn the_context_is_sent_and_its_timeout_stretches_the_clients() {
     assert!(
         matches!(&error, Error::Timeout { timeout, .. } if *timeout == Duration::from_millis(300)),
         "{error:?}"
+    );
+}
+
+/// The specs' names are the same requests: `access_token` sends the bearer token (the MCP
+/// client contract's `accessToken`), `discover_tools` is `GET /mcp/tools` and `execute_tool`
+/// posts the params (the hybrid server protocol's `discoverTools` and `executeTool`).
+#[tokio::test]
+async fn the_specs_names_send_the_same_requests() {
+    let server = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/mcp/tools"))
+        .and(header_is("authorization", "Bearer t0ken"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "version": "1.0",
+            "tools": [{"name": "echo", "description": "Echoes.", "inputSchema": {"type": "object"}}],
+        })))
+        .expect(2)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/mcp/tools/echo/execute"))
+        .and(header_is("authorization", "Bearer t0ken"))
+        .and(body_json(json!({"params": {"a": 1}})))
+        .respond_with(envelope(json!("echoed")))
+        .expect(2)
+        .mount(&server)
+        .await;
+    let rest = McpAssured::rest()
+        .base_uri(server.uri())
+        .access_token("t0ken")
+        .build()
+        .unwrap();
+    assert!(!format!("{rest:?}").contains("t0ken"));
+    let discovered = rest.discover_tools().await.unwrap();
+    assert_eq!(discovered.names(), ["echo"]);
+    assert_eq!(discovered, rest.list_tools().await.unwrap());
+    let executed = rest.execute_tool("echo", json!({"a": 1})).await.unwrap();
+    executed
+        .assert()
+        .is_conforming_envelope()
+        .is_success()
+        .result_equals("echoed");
+    assert_eq!(
+        executed,
+        rest.execute("echo", json!({"a": 1})).await.unwrap()
     );
 }

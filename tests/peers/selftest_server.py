@@ -6,10 +6,13 @@ convention), and malformed metadata and results.
     python3 selftest_server.py --broken   # a server that breaks the protocol checks
     python3 selftest_server.py --answers-anything   # answers any unknown method with {}
     python3 selftest_server.py --hang     # answers initialize, then nothing
+    python3 selftest_server.py --incomplete   # a suite without mcp.test.protocol
 
 Its `mcp.test.*` tools: two that pass (one needs an `echo` argument), one that fails, one
 whose checks were all skipped, one slower than its own timeout, one with malformed
 `testMetadata`, one whose result is not a TestResult, and one that answers with a tool error.
+With `--incomplete`, only `mcp.test.capabilities` and one whose TestResult has no
+`duration`: the convention's other required test, `mcp.test.protocol`, is missing.
 """
 
 import json
@@ -80,6 +83,15 @@ TOOLS = [
     test_tool("mcp.test.custom.tool_error", "Answers with isError.", "custom", 3, 5000),
 ]
 
+# --incomplete: a suite that lacks one of the convention's two required tests.
+INCOMPLETE_TOOLS = [tool for tool in TOOLS if tool["name"] in ("echo", "mcp.test.capabilities")] + [
+    test_tool("mcp.test.tools.no_duration", "Passes, but its TestResult has no duration.", "tools", 2, 5000),
+]
+
+
+def listed_tools():
+    return INCOMPLETE_TOOLS if INCOMPLETE else TOOLS
+
 
 def call_tool(name, arguments):
     started = time.monotonic()
@@ -94,6 +106,8 @@ def call_tool(name, arguments):
             }
         )
 
+    if name not in {tool["name"] for tool in listed_tools()}:
+        return None
     if name == "echo":
         return text(arguments.get("message", ""))
     if name == "mcp.test.capabilities":
@@ -116,6 +130,8 @@ def call_tool(name, arguments):
         return text("All good!")
     if name == "mcp.test.custom.tool_error":
         return text("the test harness inside the server crashed", is_error=True)
+    if name == "mcp.test.tools.no_duration":
+        return text({"success": True, "message": "echo answers", "details": {"passed": ["echo answers"]}})
     return None
 
 
@@ -203,7 +219,7 @@ def handle(message):
     elif method == "ping":
         send({"jsonrpc": "2.0", "id": ident, "result": {}})
     elif method == "tools/list":
-        send({"jsonrpc": "2.0", "id": ident, "result": {"tools": TOOLS}})
+        send({"jsonrpc": "2.0", "id": ident, "result": {"tools": listed_tools()}})
     elif method == "tools/call":
         result = call_tool(params.get("name"), params.get("arguments") or {})
         if result is None:
@@ -229,6 +245,7 @@ def main():
 BROKEN = "--broken" in sys.argv[1:]
 HANG = "--hang" in sys.argv[1:]
 ANSWERS_ANYTHING = "--answers-anything" in sys.argv[1:]
+INCOMPLETE = "--incomplete" in sys.argv[1:]
 
 if __name__ == "__main__":
     main()

@@ -469,6 +469,41 @@ async fn argument_checks_reuse_the_listed_tools() {
     assert!(!matches!(error, Error::NotFound { .. }), "{error}");
 }
 
+/// `get_tool`, the MCP client contract's `client.getTool(..)`, in-process: the tool's
+/// metadata, and for a tool not listed a `NotFound` naming those that are.
+#[tokio::test]
+async fn get_tool_finds_a_tool_as_the_contract_reads_it() {
+    let client = connect(Transport::InProcess).await;
+    let weather = client.get_tool("weather").await.unwrap();
+    assert_eq!(weather, client.tool("weather").await.unwrap());
+    assert!(
+        weather
+            .description
+            .as_deref()
+            .is_some_and(|d| d.starts_with("Current weather for a city")),
+        "{weather:?}"
+    );
+    assert_eq!(weather.input_schema["required"], json!(["city"]));
+    let missing = client.get_tool("weather-api").await.unwrap_err();
+    assert!(
+        matches!(&missing, Error::NotFound { kind: "tool", .. }),
+        "{missing}"
+    );
+    assert!(missing.to_string().contains("`weather`"), "{missing}");
+}
+
+/// Unlike `listed_tool`, `get_tool` asks the server every time: its answer is never a
+/// listing the server may have changed since.
+#[tokio::test]
+async fn get_tool_asks_the_server_each_time() {
+    let client = connect(Transport::Stdio).await;
+    assert_eq!(client.get_tool("echo").await.unwrap().name, "echo");
+    kill_server(&client);
+    assert_eq!(client.listed_tool("echo").await.unwrap().name, "echo");
+    let error = client.get_tool("echo").await.unwrap_err();
+    assert!(!matches!(error, Error::NotFound { .. }), "{error}");
+}
+
 #[tokio::test]
 async fn a_tool_list_change_makes_the_listed_tools_stale() {
     let client = connect(Transport::Stdio).await;

@@ -457,6 +457,43 @@ async fn both_surfaces_refuse_a_missing_or_wrong_token(
     }
 }
 
+/// The clients as the specs write them, on the token-guarded server: the REST face with
+/// `access_token`, `discover_tools` and `execute_tool` (the hybrid server protocol's names),
+/// the MCP face with `get_tool` (the MCP client contract's), both describing one tool.
+#[mcp_test(
+    server = bin("weather-server"),
+    transport = http(args("--port", "{port}", "--rest", "--bearer-token", "right-token")),
+    env(WEATHER_API_URL = "{backend}"),
+    bearer_token = "right-token",
+)]
+async fn the_specs_client_names_reach_both_faces(
+    client: McpClient,
+    server: &ServerProcess,
+    backend: &MockServer,
+) {
+    weather_in_london(backend).await;
+    let rest = rest_builder(server)
+        .access_token("right-token")
+        .build()
+        .unwrap();
+    let discovered = rest.discover_tools().await.unwrap();
+    let via_rest = discovered.tool("current_weather").unwrap();
+    let via_mcp = client.get_tool("current_weather").await.unwrap();
+    assert_eq!(
+        via_rest.description.as_deref(),
+        via_mcp.description.as_deref()
+    );
+    let executed = rest
+        .execute_tool("current_weather", json!({"city": "London"}))
+        .await
+        .unwrap();
+    executed
+        .assert()
+        .is_conforming_envelope()
+        .is_success()
+        .json_at("/temperature", 15);
+}
+
 #[mcp_test(
     server = bin("weather-server"),
     transport = http(args("--port", "{port}", "--rest", "--rest-drift")),

@@ -33,6 +33,11 @@ pub(crate) struct CheckArgs {
     /// The line still says what it found. Repeatable.
     #[arg(long, value_name = "CHECK")]
     skip: Vec<String>,
+    /// Fail the checks that find a SHOULD of the specification broken (or a sentence
+    /// without a keyword), which otherwise warn and leave the exit status 0: only a MUST
+    /// broken fails a check without it.
+    #[arg(long)]
+    strict: bool,
     /// A token the server issued that has expired: check that the server refuses it with
     /// 401 (auth.tokens_refused). Never printed.
     #[arg(
@@ -61,7 +66,7 @@ pub(crate) struct CheckArgs {
 
 /// Runs the checks; with `json`, the report is printed as JSON instead of text.
 pub(crate) async fn run(args: CheckArgs, json: bool) -> Outcome {
-    let mut options = CheckOptions::default();
+    let mut options = CheckOptions::default().strict(args.strict);
     if let Some(token) = &args.expired_token {
         options = options.expired_token(token);
     }

@@ -14,8 +14,10 @@ use http::Method;
 use serde_json::{Value, json};
 
 use super::{
+    clauses::{Revision, by},
     http_probe::{Exchange, Probe, Read, is_loopback},
     recorder::Recorder,
+    transport_clauses,
 };
 use crate::client::McpClient;
 
@@ -482,7 +484,9 @@ async fn accepted_with_202(conversation: &Conversation, report: &mut Recorder) {
 /// both accepted, either may come; one accepted, only it (or an HTTP error).
 async fn accept(conversation: &Conversation, report: &mut Recorder) {
     const NAME: &str = "http.accept";
-    let mut problems = Vec::new();
+    // Problems with a request that accepts both (a MUST), and with one that accepts one
+    // type (no sentence says what then).
+    let (mut problems, mut one_type) = (Vec::new(), Vec::new());
     let mut seen = Vec::new();
     for (n, accepted) in [
         format!("{JSON}, {EVENTS}"),
@@ -494,6 +498,7 @@ async fn accept(conversation: &Conversation, report: &mut Recorder) {
     {
         let id = format!("mcp-assured/check-accept-{n}");
         let both = n == 0;
+        let problems = if both { &mut problems } else { &mut one_type };
         match conversation.ask(&id, &[("accept", Some(accepted))]).await {
             Err(error) => problems.push(format!("`Accept: {accepted}`: {error}")),
             Ok(exchange) if !both && exchange.is_client_error() => {
@@ -515,17 +520,19 @@ async fn accept(conversation: &Conversation, report: &mut Recorder) {
             }
         }
     }
-    if problems.is_empty() {
-        report.pass(NAME, seen.join(", "));
-    } else {
-        report.fail(
+    let expected = "expected each answer as `application/json` or `text/event-stream`, as the \
+                    request's Accept asked (or an HTTP error for a request accepting only one)";
+    if !problems.is_empty() {
+        problems.extend(one_type);
+        report.fail(NAME, format!("{expected}; {}", problems.join("; ")));
+    } else if !one_type.is_empty() {
+        report.broke(
             NAME,
-            format!(
-                "expected each answer as `application/json` or `text/event-stream`, as the \
-                 request's Accept asked (or an HTTP error for a request accepting only one); {}",
-                problems.join("; ")
-            ),
+            by(Revision::Handshake, &transport_clauses::ACCEPT_ONE),
+            format!("{expected}; {}", one_type.join("; ")),
         );
+    } else {
+        report.pass(NAME, seen.join(", "));
     }
 }
 
@@ -624,8 +631,9 @@ async fn resumability(conversation: &Conversation, report: &mut Recorder) {
                 report.pass(NAME, message);
             }
             // SEP-1699: a server that offers resumption SHOULD say when to come back.
-            None => report.warn(
+            None => report.broke(
                 NAME,
+                by(Revision::Handshake, &transport_clauses::RETRY),
                 format!(
                     "{message}, but no event has a `retry` field: clients guess when to \
                      reconnect (SEP-1699 asks servers to send one)"

@@ -13,6 +13,13 @@
 //! The result is a [`Report`] (see [`crate::report`]), each check an entry of the suite
 //! [`SUITE`], timed.
 //!
+//! Each check is graded by the sentence of the specification it tests, on the revision the
+//! connection speaks, which its entry names ([`Entry::clause`](crate::report::Entry::clause):
+//! keyword, section, sentence, link): it fails only for a MUST or MUST NOT broken; a SHOULD
+//! broken, or a rule stated without a keyword, is [`Status::Warned`](crate::report::Status),
+//! no failure, unless [`CheckOptions::strict`]. A deviation known to come from an SDK (the
+//! TypeScript SDK's unknown tool as `isError`, the Python SDK's error code 0) says so.
+//!
 //! The checks: `initialize` (a protocol version and server name), `ping`, capability
 //! consistency for logging, completions, tools, resources and prompts (advertised ⇒ it
 //! works; not advertised ⇒ refused with -32601), `pagination.*` (cursors end, no item twice),
@@ -55,11 +62,14 @@
 //! [`CheckOptions::progress`] sees each check as it ends.
 
 mod auth;
+mod clauses;
 mod http_probe;
 mod http_transport;
+mod known_sdks;
 mod parity;
 mod recorder;
 mod revision_2026;
+mod transport_clauses;
 
 use std::{
     collections::{BTreeMap, HashSet},
@@ -72,7 +82,11 @@ use serde_json::{Value, json};
 pub use self::parity::{
     PARITY_CHECKS, PARITY_SUITE, ParityOptions, check_parity, check_parity_with,
 };
-use self::recorder::Recorder;
+use self::{
+    clauses::{Revision, by},
+    known_sdks::noted,
+    recorder::Recorder,
+};
 use crate::{
     client::McpClient,
     error::{Error, code},
@@ -172,6 +186,7 @@ pub struct CheckOptions {
     other_audience_token: Option<Secret>,
     progress: Option<Progress>,
     skip: Vec<String>,
+    strict: bool,
 }
 
 impl fmt::Debug for CheckOptions {
@@ -182,6 +197,7 @@ impl fmt::Debug for CheckOptions {
             .field("other_audience_token", &self.other_audience_token)
             .field("progress", &self.progress.as_ref().map(|_| "Fn(&Entry)"))
             .field("skip", &self.skip)
+            .field("strict", &self.strict)
             .finish()
     }
 }
@@ -219,6 +235,17 @@ impl CheckOptions {
     #[must_use]
     pub fn skip(mut self, pattern: impl Into<String>) -> Self {
         self.skip.push(pattern.into());
+        self
+    }
+
+    /// Fails the checks that find a SHOULD broken (or a sentence without a keyword), which
+    /// otherwise warn: each check is graded by the clause it tests ([`Entry::clause`]), and
+    /// only a MUST or MUST NOT broken fails it unless strict.
+    ///
+    /// [`Entry::clause`]: crate::report::Entry::clause
+    #[must_use]
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
         self
     }
 
@@ -268,7 +295,10 @@ impl McpClient {
 
     /// Runs the protocol checks.
     pub async fn check_with(&self, options: &CheckOptions) -> Report {
-        let mut report = Recorder::new(SUITE, options.progress.clone()).skipping(&options.skip);
+        let mut report = Recorder::new(SUITE, options.progress.clone())
+            .skipping(&options.skip)
+            .speaking(self.protocol_version())
+            .strict(options.strict);
         check_initialize(self, &mut report);
         match alive(self).await {
             Ok(()) if speaks_2026(self) => report.skip(
@@ -342,11 +372,17 @@ fn check_initialize(client: &McpClient, report: &mut Recorder) {
     let known = rmcp::model::ProtocolVersion::KNOWN_VERSIONS
         .iter()
         .any(|version| version.as_str() == info.protocol_version);
-    if info.name.is_empty() {
-        report.fail("initialize", "serverInfo.name is empty");
-    } else if !known {
+    if info.name.is_empty() && speaks_2026(client) {
         report.fail(
             "initialize",
+            "`server/discover` names no serverInfo in its `_meta`",
+        );
+    } else if info.name.is_empty() {
+        report.fail("initialize", "serverInfo.name is empty");
+    } else if !known {
+        report.broke(
+            "initialize",
+            clauses::VERSION_NEGOTIATION,
             format!("unknown protocol version {:?}", info.protocol_version),
         );
     } else {
@@ -377,12 +413,13 @@ async fn check_logging(client: &McpClient, report: &mut Recorder) {
         .await;
     match (advertised, answer) {
         (true, Ok(_)) => report.pass(NAME, "advertised, and logging/setLevel works"),
-        (true, Err(error)) => report.fail(NAME, format!("advertised, but logging/setLevel failed: {error}")),
+        (true, Err(error)) => report.broke(NAME, clauses::ADVERTISED_WORKS, format!("advertised, but logging/setLevel failed: {error}")),
         (false, Err(error)) if error.code() == Some(code::METHOD_NOT_FOUND) => {
             report.pass(NAME, "not advertised, and logging/setLevel is refused with -32601");
         }
-        (false, Err(error)) => report.fail(
+        (false, Err(error)) => report.broke(
             NAME,
+            clauses::METHOD_NOT_FOUND,
             format!("not advertised; logging/setLevel should be refused with -32601 (method not found), got: {error}"),
         ),
         (false, Ok(_)) => report.fail(NAME, "not advertised, yet logging/setLevel answers"),
@@ -404,12 +441,13 @@ async fn check_completions(client: &McpClient, report: &mut Recorder) {
         (true, Err(error)) if error.code() == Some(code::INVALID_PARAMS) => {
             report.pass(NAME, "advertised, and completion/complete refuses an unknown prompt with -32602");
         }
-        (true, Err(error)) => report.fail(NAME, format!("advertised, but completion/complete failed: {error}")),
+        (true, Err(error)) => report.broke(NAME, clauses::ADVERTISED_WORKS, format!("advertised, but completion/complete failed: {error}")),
         (false, Err(error)) if error.code() == Some(code::METHOD_NOT_FOUND) => {
             report.pass(NAME, "not advertised, and completion/complete is refused with -32601");
         }
-        (false, Err(error)) => report.fail(
+        (false, Err(error)) => report.broke(
             NAME,
+            by(report.revision(), &clauses::COMPLETION_ERRORS),
             format!("not advertised; completion/complete should be refused with -32601 (method not found), got: {error}"),
         ),
         (false, Ok(_)) => report.fail(NAME, "not advertised, yet completion/complete answers"),
@@ -432,8 +470,9 @@ async fn check_listing(
     match (advertised, first) {
         (true, Ok(_)) => report.pass(&name, format!("advertised, and {} answers", listing.method)),
         (true, Err(error)) => {
-            report.fail(
+            report.broke(
                 &name,
+                clauses::lists(listing.capability),
                 format!("advertised, but {} failed: {error}", listing.method),
             );
             report.skip(&pagination, format!("{} does not answer", listing.method));
@@ -451,8 +490,9 @@ async fn check_listing(
             return None;
         }
         (false, Err(error)) => {
-            report.fail(
+            report.broke(
                 &name,
+                clauses::METHOD_NOT_FOUND,
                 format!("not advertised; {} should be refused with -32601 (method not found), got: {error}", listing.method),
             );
             report.skip(&pagination, "not advertised");
@@ -576,7 +616,9 @@ fn check_schemas(tools: &[Value], field: &str, name: &str, report: &mut Recorder
             continue;
         };
         checked += 1;
-        if schema.get("type").and_then(Value::as_str) != Some("object") {
+        // 2026-07-28 lets an outputSchema be any JSON Schema (SEP-2106).
+        let any_schema = field == "outputSchema" && report.revision() == Revision::Stateless;
+        if !any_schema && schema.get("type").and_then(Value::as_str) != Some("object") {
             problems.push(format!(
                 "`{tool_name}`: {field} must have \"type\": \"object\", has {}",
                 schema.get("type").unwrap_or(&Value::Null)
@@ -610,14 +652,28 @@ async fn check_unknown_tool(client: &McpClient, has_tools: bool, report: &mut Re
         Err(error) if error.code() == Some(code::INVALID_PARAMS) => {
             report.pass(NAME, "refused with -32602 (invalid params)");
         }
-        Err(error) => report.fail(NAME, format!("expected JSON-RPC -32602, got: {error}")),
+        Err(error) if unanswered(&error) => report.broke(
+            NAME,
+            clauses::REPLY,
+            format!("expected JSON-RPC -32602; no answer: {error}"),
+        ),
+        Err(error) => report.fail(
+            NAME,
+            noted(
+                format!("expected JSON-RPC -32602, got: {error}"),
+                error.code().and_then(|c| known_sdks::error_code(c.into())),
+            ),
+        ),
         Ok(result) if result.is_error == Some(true) => report.fail(
             NAME,
-            format!(
-                "answered with a tool error (isError) instead of JSON-RPC -32602; MCP {} makes \
-                 an unknown tool a protocol error: {}",
-                client.protocol_version(),
-                result.text()
+            noted(
+                format!(
+                    "answered with a tool error (isError) instead of JSON-RPC -32602; MCP {} \
+                     classes an unknown tool as a protocol error: {}",
+                    client.protocol_version(),
+                    result.text()
+                ),
+                known_sdks::unknown_tool_as_tool_error(&result.text()),
             ),
         ),
         Ok(result) => report.fail(
@@ -633,8 +689,10 @@ async fn check_unknown_resource(client: &McpClient, report: &mut Recorder) {
         report.skip(NAME, "resources are not advertised");
         return;
     }
-    // 2026-07-28 refuses an unknown resource with -32602; older revisions with -32002.
-    let (expected, meaning) = if speaks_2026(client) {
+    // 2026-07-28 refuses an unknown resource with -32602 (a MUST, and -32002 a MUST NOT);
+    // older revisions with -32002 (a SHOULD), where -32602 is what SEP-2164 moved to.
+    let modern = speaks_2026(client);
+    let (expected, meaning) = if modern {
         (code::INVALID_PARAMS, "invalid params, as 2026-07-28 has it")
     } else {
         (code::RESOURCE_NOT_FOUND, "resource not found")
@@ -643,7 +701,23 @@ async fn check_unknown_resource(client: &McpClient, report: &mut Recorder) {
         Err(error) if error.code() == Some(expected) => {
             report.pass(NAME, format!("refused with {expected} ({meaning})"));
         }
-        Err(error) => report.fail(NAME, format!("expected JSON-RPC {expected}, got: {error}")),
+        Err(error) if unanswered(&error) => report.broke(
+            NAME,
+            clauses::REPLY,
+            format!("expected JSON-RPC {expected}; no answer: {error}"),
+        ),
+        Err(error) if !modern && error.code() == Some(code::INVALID_PARAMS) => report.fail(
+            NAME,
+            "refused with -32602 (invalid params), the code SEP-2164 gives it from 2026-07-28 \
+             on; 2025-11-25 asks for -32002 (resource not found)",
+        ),
+        Err(error) => report.fail(
+            NAME,
+            noted(
+                format!("expected JSON-RPC {expected} ({meaning}), got: {error}"),
+                error.code().and_then(|c| known_sdks::error_code(c.into())),
+            ),
+        ),
         Ok(_) => report.fail(NAME, "a resource that does not exist was read"),
     }
 }
@@ -663,10 +737,19 @@ async fn check_unknown_prompt(client: &McpClient, report: &mut Recorder) {
         Err(error) if error.code() == Some(code::INVALID_PARAMS) => {
             report.pass(NAME, "refused with -32602 (invalid params)");
         }
+        Err(error) if unanswered(&error) => report.broke(
+            NAME,
+            clauses::REPLY,
+            format!("expected JSON-RPC -32602 (invalid params); no answer: {error}"),
+        ),
         Err(error) => report.fail(
             NAME,
-            format!(
-                "expected JSON-RPC -32602 (invalid params) for an unknown prompt, got: {error}"
+            noted(
+                format!(
+                    "expected JSON-RPC -32602 (invalid params) for an unknown prompt, got: \
+                     {error}"
+                ),
+                error.code().and_then(|c| known_sdks::error_code(c.into())),
             ),
         ),
         Ok(result) => report.fail(
@@ -689,12 +772,18 @@ async fn check_unknown_method(client: &McpClient, report: &mut Recorder) {
         Err(error) if error.code() == Some(code::METHOD_NOT_FOUND) => {
             report.pass(NAME, "refused with -32601 (method not found)");
         }
+        Err(error) if unanswered(&error) => report.broke(
+            NAME,
+            clauses::REPLY,
+            format!("expected JSON-RPC -32601 (method not found); no answer: {error}"),
+        ),
         Err(error) => report.fail(
             NAME,
             format!("expected JSON-RPC -32601 (method not found), got: {error}"),
         ),
-        Ok(result) => report.fail(
+        Ok(result) => report.broke(
             NAME,
+            by(report.revision(), &clauses::JSON_RPC),
             format!(
                 "expected JSON-RPC -32601 (method not found) for an unknown method, but it was \
                  answered with a result: {result}"
@@ -797,11 +886,19 @@ async fn check_invalid_arguments(
             ("without required `", missing),
             ("with a wrong type for `", wrong),
         ] {
+            // Refusing is a tool error or -32602 (invalid params); an internal error,
+            // code 0 or a crash means the server did not validate.
             match client.call_tool(name, arguments.clone()).await {
                 Ok(result) if result.is_error == Some(true) => {}
-                Err(Error::JsonRpc { .. }) => {}
+                Err(error) if error.code() == Some(code::INVALID_PARAMS) => {}
                 Ok(_) => problems.push(format!("`{name}` accepted {arguments} ({what}{first}`)")),
-                Err(error) => problems.push(format!("`{name}` {what}{first}`: {error}")),
+                Err(error) => problems.push(noted(
+                    format!(
+                        "`{name}` {what}{first}` was not refused (a tool error or -32602) but \
+                         failed: {error}"
+                    ),
+                    error.code().and_then(|c| known_sdks::error_code(c.into())),
+                )),
             }
         }
     }
@@ -820,6 +917,11 @@ async fn check_invalid_arguments(
     } else {
         report.fail(NAME, problems.join("; "));
     }
+}
+
+/// The request got no JSON-RPC answer at all: a timeout, a crash, a dropped connection.
+fn unanswered(error: &Error) -> bool {
+    !matches!(error, Error::JsonRpc { .. })
 }
 
 /// A value of another type than the property asks for.

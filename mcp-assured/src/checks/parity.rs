@@ -296,14 +296,49 @@ fn execution_difference(
 /// request refused before the tool ran) is not a REST `EXECUTION_ERROR` or `TIMEOUT_ERROR`
 /// (the tool ran), and an MCP `isError` (the tool ran) is not a REST `TOOL_NOT_FOUND`.
 /// `isError` and `VALIDATION_ERROR` agree: MCP servers report bad arguments either way.
+/// Every other pair is named with why it cannot disagree.
 fn failures_agree(mcp: &crate::error::Result<ToolResult>, rest: Option<&ErrorCode>) -> bool {
+    let Some(rest) = rest else {
+        // REST failed with an HTTP status and no envelope code: nothing to tell apart.
+        return true;
+    };
     match (mcp, rest) {
+        // MCP refused the request before the tool ran.
         (
             Err(Error::JsonRpc { code: got, .. }),
-            Some(ErrorCode::ExecutionError | ErrorCode::TimeoutError),
-        ) => *got != code::INVALID_PARAMS,
-        (Ok(_), Some(ErrorCode::ToolNotFound)) => false,
-        _ => true,
+            ErrorCode::ToolNotFound | ErrorCode::ValidationError,
+        ) if *got == code::INVALID_PARAMS => true,
+        (
+            Err(Error::JsonRpc { code: got, .. }),
+            ErrorCode::ExecutionError | ErrorCode::TimeoutError,
+        ) if *got == code::INVALID_PARAMS => false,
+        // Another JSON-RPC error (internal, or the server's own code) does not say whether the
+        // tool ran.
+        (
+            Err(Error::JsonRpc { .. }),
+            ErrorCode::ToolNotFound
+            | ErrorCode::ValidationError
+            | ErrorCode::ExecutionError
+            | ErrorCode::TimeoutError,
+        ) => true,
+        // The MCP call got no answer (a timeout, a broken connection): the message says so,
+        // and there is no code to compare.
+        (
+            Err(_),
+            ErrorCode::ToolNotFound
+            | ErrorCode::ValidationError
+            | ErrorCode::ExecutionError
+            | ErrorCode::TimeoutError,
+        ) => true,
+        // The tool ran and reported an error.
+        (Ok(_), ErrorCode::ToolNotFound) => false,
+        (
+            Ok(_),
+            ErrorCode::ValidationError | ErrorCode::ExecutionError | ErrorCode::TimeoutError,
+        ) => true,
+        // MCP has no code for permissions or rate limits, nor for a REST code of the server's
+        // own: any MCP failure may stand for them.
+        (_, ErrorCode::PermissionError | ErrorCode::RateLimitError | ErrorCode::Other(_)) => true,
     }
 }
 

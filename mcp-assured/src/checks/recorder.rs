@@ -1,8 +1,10 @@
-//! Writes down each check as it ends, timed.
+//! Writes down each check as it ends, timed, graded by the clause it tests: a MUST broken
+//! fails, anything else broken warns (fails under `strict`).
 
 use std::time::Instant;
 
-use crate::report::{Entry, Report, Status};
+use super::clauses::{self, Revision};
+use crate::report::{Clause, Entry, Report, Status};
 
 /// A suite's report in the making. The checks run one after another, so each is timed from
 /// the end of the one before.
@@ -13,6 +15,10 @@ pub(super) struct Recorder {
     progress: Option<super::Progress>,
     /// Checks reported as skipped whatever they found: names, or prefixes ending in `*`.
     skipping: Vec<String>,
+    /// The revision spoken, which chooses each check's clause.
+    revision: Revision,
+    /// Warnings are failures.
+    strict: bool,
 }
 
 impl Recorder {
@@ -23,7 +29,26 @@ impl Recorder {
             lap: Instant::now(),
             progress,
             skipping: Vec::new(),
+            revision: Revision::Handshake,
+            strict: false,
         }
+    }
+
+    /// Grades by the clauses of the revision `protocol_version`.
+    pub(super) fn speaking(mut self, protocol_version: &str) -> Recorder {
+        self.revision = Revision::of(protocol_version);
+        self
+    }
+
+    /// Makes every warning a failure.
+    pub(super) fn strict(mut self, strict: bool) -> Recorder {
+        self.strict = strict;
+        self
+    }
+
+    /// The revision the checks grade by.
+    pub(super) fn revision(&self) -> Revision {
+        self.revision
     }
 
     /// Reports the checks `patterns` name as skipped, with what they found.
@@ -32,9 +57,19 @@ impl Recorder {
         self
     }
 
-    fn push(&mut self, name: &str, status: Status, message: impl Into<String>) {
+    fn push(
+        &mut self,
+        name: &str,
+        status: Status,
+        message: impl Into<String>,
+        clause: Option<Clause>,
+    ) {
         let mut message = message.into();
         let mut status = status;
+        if status == Status::Warned && self.strict {
+            message = format!("(a warning, failed by strict) {message}");
+            status = Status::Failed;
+        }
         if status != Status::Skipped && self.skipping.iter().any(|pattern| matches(pattern, name)) {
             let found = match status {
                 Status::Passed => "PASS",
@@ -45,6 +80,7 @@ impl Recorder {
             status = Status::Skipped;
         }
         let mut entry = Entry::new(self.suite, name, status, message);
+        entry.clause = clause;
         let now = Instant::now();
         entry.duration = Some(now - self.lap);
         self.lap = now;
@@ -54,20 +90,39 @@ impl Recorder {
         self.report.push(entry);
     }
 
+    /// The check passed: what it tests is kept.
     pub(super) fn pass(&mut self, name: &str, message: impl Into<String>) {
-        self.push(name, Status::Passed, message);
+        let clause = clauses::of(name, self.revision);
+        self.push(name, Status::Passed, message, clause);
     }
 
+    /// The check found its clause broken: a failure for a MUST, else a warning.
     pub(super) fn fail(&mut self, name: &str, message: impl Into<String>) {
-        self.push(name, Status::Failed, message);
+        match clauses::of(name, self.revision) {
+            Some(clause) => self.broke(name, clause, message),
+            None => self.push(name, Status::Failed, message, None),
+        }
     }
 
+    /// The check found `clause` broken (one of several it tests): a failure for a MUST,
+    /// else a warning.
+    pub(super) fn broke(&mut self, name: &str, clause: Clause, message: impl Into<String>) {
+        let status = if clause.level.is_requirement() {
+            Status::Failed
+        } else {
+            Status::Warned
+        };
+        self.push(name, status, message, Some(clause));
+    }
+
+    /// Something to know that breaks nothing (a deprecated capability, say): a warning.
     pub(super) fn warn(&mut self, name: &str, message: impl Into<String>) {
-        self.push(name, Status::Warned, message);
+        let clause = clauses::of(name, self.revision);
+        self.push(name, Status::Warned, message, clause);
     }
 
     pub(super) fn skip(&mut self, name: &str, message: impl Into<String>) {
-        self.push(name, Status::Skipped, message);
+        self.push(name, Status::Skipped, message, None);
     }
 
     pub(super) fn finish(self) -> Report {

@@ -232,7 +232,9 @@ fn check_deprecated(client: &McpClient, report: &mut Recorder) {
     if client.server_capabilities().get("logging").is_some() {
         report.warn(
             NAME,
-            "`logging` is deprecated in 2026-07-28 (SEP-2577): clients may ignore it",
+            "`logging` is deprecated in 2026-07-28 (SEP-2577): new implementations should not \
+             adopt it and existing ones should migrate to stderr or OpenTelemetry; clients still \
+             handle it",
         );
     } else {
         report.pass(NAME, "no deprecated capability declared");

@@ -485,6 +485,26 @@ impl McpClient {
             .ok_or_else(|| not_found("tool", name, names))
     }
 
+    /// Alias of [`tool`](Self::tool), under the name the MCP client contract's tests use
+    /// (`client.getTool("weather-api")`): the tool from a fresh `tools/list`, so its metadata
+    /// is the server's now. [`listed_tool`](Self::listed_tool) spares the request.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> mcp_assured::Result<()> {
+    /// use mcp_assured::McpAssured;
+    /// use mcp_assured_examples::ExampleServer;
+    ///
+    /// let client = McpAssured::client().service(ExampleServer::new()).build().await?;
+    /// let weather = client.get_tool("weather").await?;
+    /// assert_eq!(weather.input_schema["required"], serde_json::json!(["city"]));
+    /// client.close().await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn get_tool(&self, name: &str) -> Result<Tool> {
+        self.tool(name).await
+    }
+
     /// `tools/call`. `arguments` is a JSON object (or `null` for none).
     ///
     /// A tool that reports failure (`isError: true`) is an `Ok` result; a JSON-RPC error

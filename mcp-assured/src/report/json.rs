@@ -1,6 +1,7 @@
 //! The JSON form of a report: `{"entries": [..], "summary": {..}}`, an entry as
-//! `{"suite", "name", "status", "message"}` with `"problems"`, `"details"` and
-//! `"duration_ms"` when it has them.
+//! `{"suite", "name", "status", "message"}` with `"problems"`, `"details"`,
+//! `"duration_ms"` and `"clause"` (`{"level", "spec", "section", "url", "text"}`) when it
+//! has them.
 
 use serde::{Serialize, Serializer, ser::SerializeMap};
 
@@ -21,6 +22,9 @@ impl Serialize for Entry {
         }
         if let Some(duration) = self.duration {
             entry.serialize_entry("duration_ms", &(duration.as_secs_f64() * 1000.0))?;
+        }
+        if let Some(clause) = &self.clause {
+            entry.serialize_entry("clause", clause)?;
         }
         entry.end()
     }

@@ -66,6 +66,9 @@ impl Junit<'_> {
                     Status::Failed => {
                         let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
                         status.set_message(entry.message_with_problems());
+                        if let Some(clause) = &entry.clause {
+                            status.set_description(clause.to_string());
+                        }
                         status
                     }
                 };
@@ -79,7 +82,15 @@ impl Junit<'_> {
                 }
                 // JUnit has no warnings: a passed case whose output says it.
                 if entry.status == Status::Warned {
-                    case.set_system_out(format!("warning: {}", entry.message_with_problems()));
+                    let mut out = format!("warning: {}", entry.message_with_problems());
+                    if let Some(clause) = &entry.clause {
+                        out.push_str(&format!("\n{clause}"));
+                    }
+                    case.set_system_out(out);
+                }
+                if let Some(clause) = &entry.clause {
+                    case.add_property(("level", clause.level.as_str()));
+                    case.add_property(("clause", clause.url));
                 }
                 suite.add_test_case(case);
             }

@@ -30,6 +30,7 @@
 //! assert!(!report.is_success());
 //! ```
 
+mod clause;
 mod json;
 mod junit;
 mod text;
@@ -40,6 +41,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use self::{
+    clause::{Clause, Level},
     junit::Junit,
     text::{EntryText, Text},
 };
@@ -80,10 +82,14 @@ pub struct Entry {
     pub details: Value,
     /// How long it took, when measured.
     pub duration: Option<Duration>,
+    /// The specification's sentence a check tests, whose keyword graded it: a MUST broken
+    /// fails, a SHOULD broken warns. `None` for entries that test no sentence (a server's
+    /// own tests).
+    pub clause: Option<Clause>,
 }
 
 impl Entry {
-    /// An entry with no problems, details or duration.
+    /// An entry with no problems, details, duration or clause.
     pub fn new(
         suite: impl Into<String>,
         name: impl Into<String>,
@@ -98,6 +104,7 @@ impl Entry {
             problems: Vec::new(),
             details: Value::Null,
             duration: None,
+            clause: None,
         }
     }
 
@@ -350,6 +357,52 @@ mod tests {
             None,
             "only when there are some"
         );
+    }
+
+    #[test]
+    fn a_finding_carries_its_clause_in_every_form() {
+        const NAMES: Clause = Clause {
+            level: Level::Should,
+            spec: "MCP 2025-11-25",
+            section: "Server › Tools › Tool Names",
+            url: "https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-names",
+            text: "Tool names SHOULD be unique within a server.",
+        };
+        let mut warned = Entry::new("protocol-checks", "tools.names", Status::Warned, "twice");
+        warned.clause = Some(NAMES);
+        let mut passed = Entry::new("protocol-checks", "ping", Status::Passed, "answered");
+        passed.clause = Some(NAMES);
+        let report: Report = [warned, passed].into_iter().collect();
+        assert_eq!(
+            report.to_string(),
+            "WARN tools.names: twice\n     SHOULD, MCP 2025-11-25 › Server › Tools › Tool \
+             Names: \"Tool names SHOULD be unique within a server.\" \
+             (https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-names)\n\
+             PASS ping: answered\n\
+             1 passed, 0 failed, 0 skipped, 1 warned"
+        );
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(
+            json["entries"][0]["clause"],
+            serde_json::json!({
+                "level": "SHOULD",
+                "spec": "MCP 2025-11-25",
+                "section": "Server › Tools › Tool Names",
+                "url": NAMES.url,
+                "text": NAMES.text,
+            })
+        );
+        let xml = report.junit("r").to_string();
+        assert!(
+            xml.contains(r#"<property name="level" value="SHOULD"/>"#),
+            "{xml}"
+        );
+        assert!(
+            xml.contains("warning: twice\nSHOULD, MCP 2025-11-25"),
+            "{xml}"
+        );
+        assert_eq!(Level::NoKeyword.to_string(), "no keyword");
+        assert!(Level::MustNot.is_requirement() && !Level::ShouldNot.is_requirement());
     }
 
     #[test]

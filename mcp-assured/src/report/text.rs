@@ -1,5 +1,6 @@
-//! The text form of a report: a line per entry (`PASS`, `FAIL` or `SKIP`, its name, its
-//! message and any problems in brackets), then the counts.
+//! The text form of a report: a line per entry (`PASS`, `FAIL`, `WARN` or `SKIP`, its name,
+//! its message and any problems in brackets; under a failure or warning, indented, the
+//! clause it breaks), then the counts.
 
 use std::fmt;
 
@@ -112,7 +113,12 @@ impl fmt::Display for EntryText<'_> {
             " {}: {}",
             self.entry.name,
             self.entry.message_with_problems()
-        )
+        )?;
+        // What a failure or warning breaks, on a line of its own under it.
+        match (&self.entry.clause, self.entry.status) {
+            (Some(clause), Status::Failed | Status::Warned) => write!(f, "\n     {clause}"),
+            _ => Ok(()),
+        }
     }
 }
 

@@ -38,6 +38,14 @@ impl RestClientBuilder {
         self
     }
 
+    /// Alias of [`bearer_token`](Self::bearer_token), under the name of the MCP client
+    /// contract (`accessToken`) and of the [MCP client's](crate::ClientBuilder::access_token)
+    /// builder, so one spelling sets the token on both faces of a hybrid server.
+    #[must_use]
+    pub fn access_token(self, token: impl Into<Secret>) -> Self {
+        self.bearer_token(token)
+    }
+
     /// Sends HTTP basic authentication with every request.
     #[must_use]
     pub fn basic_auth(mut self, user: impl Into<String>, password: impl Into<Secret>) -> Self {

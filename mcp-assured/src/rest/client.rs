@@ -139,6 +139,16 @@ impl RestClient {
         })
     }
 
+    /// Alias of [`list_tools`](Self::list_tools), under the name the hybrid server
+    /// protocol's client libraries use (`discoverTools`, `discover_tools`).
+    ///
+    /// # Errors
+    ///
+    /// As [`list_tools`](Self::list_tools).
+    pub async fn discover_tools(&self) -> Result<RestToolList> {
+        self.list_tools().await
+    }
+
     /// `POST /mcp/tools/{name}/execute` with `params`.
     ///
     /// # Errors
@@ -146,6 +156,16 @@ impl RestClient {
     /// As [`execute_with`](Self::execute_with).
     pub async fn execute(&self, name: &str, params: Value) -> Result<Execution> {
         self.execute_with(name, params, None).await
+    }
+
+    /// Alias of [`execute`](Self::execute), under the name the hybrid server protocol's
+    /// client libraries use (`executeTool`, `execute_tool`).
+    ///
+    /// # Errors
+    ///
+    /// As [`execute_with`](Self::execute_with).
+    pub async fn execute_tool(&self, name: &str, params: Value) -> Result<Execution> {
+        self.execute(name, params).await
     }
 
     /// `POST /mcp/tools/{name}/execute` with `params` and an optional `context`.

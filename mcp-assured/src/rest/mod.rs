@@ -22,6 +22,11 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! The specs' client names are aliases: [`RestClient::discover_tools`] of `list_tools`,
+//! [`RestClient::execute_tool`] of `execute` (the hybrid server protocol's client
+//! libraries), and [`RestClientBuilder::access_token`] of `bearer_token` (the MCP client
+//! contract's `accessToken`).
 
 mod builder;
 mod client;

@@ -6,7 +6,7 @@
 //! ```no_run
 //! # async fn demo(client: mcp_assured::McpClient) -> mcp_assured::Result<()> {
 //! let report = client.run_server_tests().await?;
-//! println!("{report}"); // one line per test, then "N passed, N failed, N skipped"
+//! println!("{report}"); // a line per test, one for the coverage, then "N passed, N failed, ..."
 //! assert!(report.is_success(), "{report}");
 //! let protocol = report.entry("mcp.test.protocol").unwrap();
 //! println!("{:?} in {:?}: {}", protocol.status, protocol.duration, protocol.message);
@@ -17,9 +17,17 @@
 //! The result is a [`Report`] (see [`crate::report`]), each test an entry of the suite
 //! [`SUITE`]. A test whose metadata or result is malformed fails with the reason in its
 //! message (one with malformed metadata still runs, with defaults, so its own verdict is in
-//! the message, and the metadata's problems are the entry's problems); the run goes on.
+//! the message, and the metadata's problems are the entry's problems); the run goes on. A
+//! `TestResult` without the `duration` the convention requires is a problem of its entry,
+//! and a test that passed so is warned.
+//!
+//! After the tests, one entry, [`COVERAGE`], states what they cover of the convention: the
+//! [`REQUIRED_TESTS`] present or missing (a warning, quoting the convention, when one is
+//! missing) and the [`CATEGORIES`] covered. A server without `mcp.test.*` tools gets no
+//! entries at all.
 
 mod arguments;
+mod coverage;
 mod metadata;
 mod outcome;
 
@@ -30,6 +38,7 @@ use serde_json::Value;
 
 pub use self::{
     arguments::{valid_object, valid_value},
+    coverage::{CATEGORIES, COVERAGE, REQUIRED_TESTS},
     metadata::{TEST_TOOL_PREFIX, TestTool, is_test_tool},
     outcome::{TestDetails, TestResult},
 };
@@ -57,12 +66,16 @@ impl McpClient {
     }
 
     /// Runs every `mcp.test.*` tool, in priority order, each under its own timeout, with
-    /// arguments made from its input schema; see the [module docs](crate::server_tests).
+    /// arguments made from its input schema, then states the convention's coverage in a
+    /// last entry, [`COVERAGE`]; see the [module docs](crate::server_tests).
     pub async fn run_server_tests(&self) -> Result<Report> {
+        let tests = self.server_test_tools().await?;
+        let coverage = coverage::entry(&tests);
         let mut report = Report::default();
-        for tool in self.server_test_tools().await? {
+        for tool in tests {
             report.push(self.run_server_test(tool).await);
         }
+        report.extend(coverage);
         Ok(report)
     }
 

@@ -12,6 +12,10 @@ use crate::{
     results::mcp::ToolResult,
 };
 
+/// The problem of a `TestResult` without `duration`.
+pub(super) const NO_DURATION: &str = "its TestResult has no `duration` (the time taken in ms), \
+                                      which the convention's Test Results Schema requires";
+
 /// The convention's `TestResult`, as a test tool returns it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TestResult {
@@ -20,7 +24,8 @@ pub struct TestResult {
     pub message: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub details: Option<TestDetails>,
-    /// Milliseconds, as the server measured them.
+    /// Milliseconds, as the server measured them. The convention requires it; a result
+    /// without it is read all the same, and its entry names the omission as a problem.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration: Option<f64>,
 }
@@ -39,16 +44,20 @@ pub struct TestDetails {
 /// One test's run as a report entry of the suite [`SUITE`](super::SUITE): passed, failed (a
 /// timeout, a tool error, a malformed result or malformed metadata) or skipped (it reported
 /// success with every check skipped), with the test's message or why it failed; its problems
-/// are what is malformed in its `testMetadata`, its details the `tool`, the `arguments` it
-/// was called with (made from its input schema) and the `result` it returned when that was a
-/// [`TestResult`], and its duration measured by the client, request included.
+/// are what is malformed in its `testMetadata` or missing from its `TestResult`, its details
+/// the `tool`, the `arguments` it was called with (made from its input schema) and the
+/// `result` it returned when that was a [`TestResult`], and its duration measured by the
+/// client, request included.
+///
+/// A `TestResult` without `duration` adds a problem ([`NO_DURATION`]) and turns a pass into
+/// a warning: the test did what it checks, but its result breaks the convention's schema.
 pub(super) fn entry(
     tool: TestTool,
     arguments: Value,
     answer: crate::error::Result<ToolResult>,
     elapsed: Duration,
 ) -> Entry {
-    let problems = tool.metadata_problems.clone();
+    let mut problems = tool.metadata_problems.clone();
     let (status, message, result) = match answer {
         Err(Error::Timeout { timeout, .. }) => (
             Status::Failed,
@@ -86,6 +95,17 @@ pub(super) fn entry(
                 problems.join("; ")
             ),
         )
+    };
+    let status = match &result {
+        Some(TestResult { duration: None, .. }) => {
+            problems.push(NO_DURATION.to_owned());
+            if status == Status::Passed {
+                Status::Warned
+            } else {
+                status
+            }
+        }
+        _ => status,
     };
     let mut entry = Entry::new(super::SUITE, tool.name.clone(), status, message);
     entry.problems = problems;
@@ -140,4 +160,44 @@ fn judge(result: &TestResult) -> (Status, String) {
         );
     }
     (Status::Passed, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use rmcp::model::CallToolResult;
+
+    use super::*;
+
+    /// The entry of `mcp.test.tools.echo` answering `result` as structured content.
+    fn entry_for(result: Value) -> Entry {
+        let tool = TestTool::from_json(&json!({
+            "name": "mcp.test.tools.echo",
+            "inputSchema": {"type": "object"},
+            "testMetadata": {"category": "tools", "priority": 1, "timeout": 1000},
+        }))
+        .unwrap();
+        let answer = ToolResult::new(&tool.name, CallToolResult::structured(result));
+        entry(tool, json!({}), Ok(answer), Duration::from_millis(3))
+    }
+
+    #[test]
+    fn a_result_with_its_duration_has_no_problem() {
+        let entry = entry_for(json!({"success": true, "message": "echoed", "duration": 1.5}));
+        assert_eq!((entry.status, entry.problems), (Status::Passed, vec![]));
+    }
+
+    #[test]
+    fn a_pass_without_duration_is_a_warning_naming_it() {
+        let entry = entry_for(json!({"success": true, "message": "echoed"}));
+        assert_eq!(entry.status, Status::Warned);
+        assert_eq!(entry.message, "echoed");
+        assert_eq!(entry.problems, [NO_DURATION]);
+    }
+
+    #[test]
+    fn a_failure_without_duration_stays_a_failure_and_names_it() {
+        let entry = entry_for(json!({"success": false, "message": "no echo"}));
+        assert_eq!(entry.status, Status::Failed);
+        assert_eq!(entry.problems, [NO_DURATION]);
+    }
 }

@@ -32,20 +32,25 @@ struct Args {
     /// "http.*". Each still runs, and its entry says what it found.
     #[serde(default)]
     skip: Vec<String>,
+    /// Fail the checks that find a SHOULD of the specification broken, which otherwise warn
+    /// (each entry's `clause` names the sentence and its keyword). Default false.
+    #[serde(default)]
+    strict: bool,
 }
 
 pub(crate) fn definition() -> Tool {
     define::<Args>(
         "check_server",
         "Runs mcp-assured's built-in protocol checks on the connected server and reports each \
-         as passed, failed (with exactly what is wrong) or skipped (with why): initialize, \
-         ping, capability consistency (logging, completions, tools, resources, prompts), \
-         pagination, tool names, \
-         input and output schemas, error codes for unknown tools (-32602), resources (-32002) \
-         and methods (-32601), structured output against the output schema (for tools given \
-         in tool_arguments), and that invalid arguments are refused. It calls the server's \
-         tools with deliberately invalid arguments. Checks named in skip are reported as \
-         skipped, with what they found.",
+         as passed, failed (a MUST of the specification broken, with exactly what is wrong), \
+         warned (a SHOULD broken) or skipped (with why), each with the clause it tests \
+         (keyword, section, sentence, link): initialize, ping, capability consistency \
+         (logging, completions, tools, resources, prompts), pagination, tool names, input and \
+         output schemas, error codes for unknown tools (-32602), resources (-32002, or -32602 \
+         on 2026-07-28) and methods (-32601), structured output against the output schema \
+         (for tools given in tool_arguments), and that invalid arguments are refused. It \
+         calls the server's tools with deliberately invalid arguments. Checks named in skip \
+         are reported as skipped, with what they found; strict fails warnings too.",
         false,
     )
 }
@@ -66,12 +71,10 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
             )
             .counted(&connection);
     }
-    let options = args
-        .tool_arguments
-        .into_iter()
-        .fold(CheckOptions::default(), |options, (tool, arguments)| {
-            options.tool_arguments(tool, arguments)
-        });
+    let options = args.tool_arguments.into_iter().fold(
+        CheckOptions::default().strict(args.strict),
+        |options, (tool, arguments)| options.tool_arguments(tool, arguments),
+    );
     let options = args
         .skip
         .into_iter()
