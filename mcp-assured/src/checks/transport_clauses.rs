@@ -62,17 +62,17 @@ macro_rules! auth {
     };
 }
 
-/// Beyond the words: the SDKs refuse a foreign `Host` on a loopback server (DNS
-/// rebinding); the specification asks only for `Origin`.
-const HOST: [Clause; 2] = http!(
-    NoKeyword,
-    "Security Warning",
-    "security-warning",
-    "security--endpoint",
-    "When running locally, servers SHOULD bind only to localhost … Without these \
-     protections, attackers could use DNS rebinding to interact with local MCP servers \
-     (no sentence names the Host header)",
-);
+/// A loopback server refuses a foreign `Host` (DNS rebinding): what the security best
+/// practices ask of a local server, as a SHOULD; the transport's MUST names only `Origin`.
+const HOST: Clause = Clause {
+    level: Level::Should,
+    spec: "MCP Security Best Practices (2025-11-25)",
+    section: "Local MCP Server Compromise › Mitigation",
+    url: "https://modelcontextprotocol.io/docs/tutorials/security/security_best_practices#local-mcp-server-compromise",
+    text: "An attacker accesses an insecure local server that's left running on localhost via \
+           DNS rebinding … MCP servers intending for their servers to be run locally SHOULD \
+           implement measures to prevent unauthorized usage from malicious processes",
+};
 
 const ORIGIN: [Clause; 2] = http!(
     Must,
@@ -245,7 +245,7 @@ pub(super) fn of(name: &str, revision: Revision) -> Option<Clause> {
         revision
     };
     let clauses = match name {
-        "http.host_validation" => &HOST,
+        "http.host_validation" => return Some(HOST),
         "http.origin_validation" => &ORIGIN,
         "http.session_required" => &SESSION_REQUIRED,
         "http.session_unknown" => &SESSION_UNKNOWN,

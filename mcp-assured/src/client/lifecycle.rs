@@ -159,10 +159,12 @@ pub(crate) async fn probe<T: Transport<RoleClient> + 'static>(
     timing: ProbeTiming,
 ) -> Result<Probed, ProbeFailure> {
     let started = tokio::time::Instant::now();
-    let mut offered = protocol.discoverable();
-    let mut tried = Vec::new();
+    let offered = protocol.discoverable();
+    // Every version sent, in order, once per attempt.
+    let mut tried: Vec<ProtocolVersion> = Vec::new();
+    let mut next = offered.first().cloned();
     let mut up = false;
-    while let Some(version) = offered.first().cloned() {
+    while let Some(version) = next.take() {
         tried.push(version.clone());
         let meta = RequestMetaObject::with_client_context(
             version.clone(),
@@ -225,10 +227,8 @@ pub(crate) async fn probe<T: Transport<RoleClient> + 'static>(
                     .and_then(|data| data.get("supported"))
                     .and_then(|list| serde_json::from_value(list.clone()).ok())
                     .unwrap_or_default();
-                offered.retain(|version| {
-                    !tried.contains(version) && supported.iter().any(|s| s == version.as_str())
-                });
-                if offered.is_empty() {
+                next = retry_version(&offered, &tried, &supported);
+                if next.is_none() {
                     return Ok(Probed::Unsupported { supported });
                 }
             }
@@ -253,6 +253,32 @@ pub(crate) async fn probe<T: Transport<RoleClient> + 'static>(
     }
     Ok(Probed::Unsupported {
         supported: Vec::new(),
+    })
+}
+
+/// How many times the probe sends one version: once, and once more if the server refuses it
+/// with -32022 while listing it as supported (a server may refuse a first request whatever
+/// it carries, as the conformance suite's `request-metadata` does).
+const ATTEMPTS_PER_VERSION: usize = 2;
+
+/// The version to probe with after a -32022 that lists `supported`: of the `offered` versions
+/// the server supports, the newest not yet `tried`, else the newest tried only once. `None`
+/// when there is none: the probe never sends a version more than
+/// [`ATTEMPTS_PER_VERSION`] times.
+fn retry_version(
+    offered: &[ProtocolVersion],
+    tried: &[ProtocolVersion],
+    supported: &[String],
+) -> Option<ProtocolVersion> {
+    let attempts = |version: &ProtocolVersion| tried.iter().filter(|t| *t == version).count();
+    let candidates = offered
+        .iter()
+        .filter(|version| supported.iter().any(|s| s == version.as_str()));
+    (0..ATTEMPTS_PER_VERSION).find_map(|times| {
+        candidates
+            .clone()
+            .find(|version| attempts(version) == times)
+            .cloned()
     })
 }
 
@@ -457,6 +483,26 @@ mod tests {
         assert_eq!(
             Protocol::Newest.handshake_version(),
             ProtocolVersion::LATEST_WITH_INITIALIZE
+        );
+    }
+
+    #[test]
+    fn a_refused_version_the_server_lists_is_retried_once() {
+        let latest = ProtocolVersion::LATEST;
+        let offered = [latest.clone()];
+        let supported = [latest.as_str().to_owned()];
+        assert_eq!(
+            retry_version(&offered, std::slice::from_ref(&latest), &supported),
+            Some(latest.clone())
+        );
+        assert_eq!(
+            retry_version(&offered, &[latest.clone(), latest.clone()], &supported),
+            None
+        );
+        // A version the server does not list is never sent again.
+        assert_eq!(
+            retry_version(&offered, &[latest], &["1999-01-01".to_owned()]),
+            None
         );
     }
 }
