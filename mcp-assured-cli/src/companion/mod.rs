@@ -131,9 +131,10 @@ impl ServerHandler for CompanionServer {
     async fn on_custom_request(
         &self,
         request: CustomRequest,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        Err(unreadable_request(&request))
+        let revision = context.protocol_version();
+        Err(unreadable_request(&request, revision.as_ref()))
     }
 }
 
@@ -152,7 +153,11 @@ fn not_offered(method: &str) -> ErrorData {
     )
 }
 
-fn unreadable_request(request: &CustomRequest) -> ErrorData {
+/// Why `request` could not be read, on the protocol `revision` it came in.
+fn unreadable_request(
+    request: &CustomRequest,
+    revision: Option<&rmcp::model::ProtocolVersion>,
+) -> ErrorData {
     let method = request.method.as_str();
     let problem = match method {
         "tools/call" => request
@@ -165,6 +170,18 @@ fn unreadable_request(request: &CustomRequest) -> ErrorData {
             .err()
             .map(|error| error.to_string())
             .unwrap_or_else(|| "params do not fit".to_owned()),
+        // 2026-07-28 removed both: a request of that revision asks for a method that does
+        // not exist there.
+        "initialize" | "ping" if revision.is_some_and(|version| !version.has_initialize()) => {
+            return ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                format!(
+                    "`{method}` does not exist in protocol 2026-07-28; mcp-assured answers \
+                     server/discover, tools/list and tools/call there"
+                ),
+                None,
+            );
+        }
         "initialize" | "ping" => "params do not fit".to_owned(),
         _ => {
             return ErrorData::new(

@@ -182,16 +182,16 @@ pub(super) fn lists(capability: &str) -> Clause {
 }
 
 /// A declared feature's other requests (`logging/setLevel`, `completion/complete`) work: the
-/// declaration says the server supports the feature, but no sentence says each request of
-/// it succeeds.
+/// session runs by the capabilities negotiated (the official conformance suite fails a
+/// declared `logging` whose `logging/setLevel` fails, too).
 pub(super) const ADVERTISED_WORKS: Clause = mcp!(
-    NoKeyword,
+    Must,
     "2025-11-25",
-    "Basic › Lifecycle › Capability Negotiation",
-    "basic/lifecycle#capability-negotiation",
-    "Capability negotiation … Both parties MUST: … Only use capabilities that were \
-     successfully negotiated (no sentence requires each request of a declared feature to \
-     succeed)",
+    "Basic › Lifecycle › Operation",
+    "basic/lifecycle#operation",
+    "During the operation phase, the client and server exchange messages according to the \
+     negotiated capabilities. Both parties MUST: Respect the negotiated protocol version; \
+     Only use capabilities that were successfully negotiated",
 );
 
 /// A method the server does not have, or one behind a capability it did not declare, is
@@ -203,6 +203,16 @@ pub(super) const METHOD_NOT_FOUND: Clause = Clause {
     url: "https://www.jsonrpc.org/specification#error_object",
     text: "-32601 Method not found: The method does not exist / is not available.",
 };
+
+/// 2026-07-28 over HTTP: an unknown (or removed) method gets 404 with -32601.
+pub(super) const METHOD_NOT_FOUND_OVER_HTTP: Clause = mcp!(
+    Must,
+    "2026-07-28",
+    "Basic › Transports › Streamable HTTP › Protocol Version Header",
+    "basic/transports/streamable-http#protocol-version-header",
+    "If the server does not implement the requested RPC method, it MUST respond with 404 Not \
+     Found and a JSON-RPC error with code -32601 (Method not found).",
+);
 
 /// A method nobody has, answered with a result: the server claims to have run it.
 pub(super) const JSON_RPC: [Clause; 2] = both!(

@@ -770,7 +770,26 @@ async fn check_unknown_method(client: &McpClient, report: &mut Recorder) {
         .await
     {
         Err(error) if error.code() == Some(code::METHOD_NOT_FOUND) => {
-            report.pass(NAME, "refused with -32601 (method not found)");
+            // 2026-07-28 over HTTP: an unknown method, and the ones it removed, get 404.
+            let over_http = speaks_2026(client) && client.target().starts_with("http");
+            let problems = if over_http {
+                revision_2026::methods_not_found_over_http(client).await
+            } else {
+                Vec::new()
+            };
+            if problems.is_empty() {
+                report.pass(NAME, "refused with -32601 (method not found)");
+            } else {
+                report.broke(
+                    NAME,
+                    clauses::METHOD_NOT_FOUND_OVER_HTTP,
+                    format!(
+                        "expected HTTP 404 Not Found with -32601 for an unknown method and for \
+                         each method 2026-07-28 removed; {}",
+                        problems.join("; ")
+                    ),
+                );
+            }
         }
         Err(error) if unanswered(&error) => report.broke(
             NAME,

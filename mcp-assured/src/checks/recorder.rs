@@ -115,9 +115,11 @@ impl Recorder {
         self.push(name, status, message, Some(clause));
     }
 
-    /// Something to know that breaks nothing (a deprecated capability, say): a warning.
+    /// Something to know that breaks no requirement (a deprecated capability, say): a
+    /// warning, with the check's clause unless that is a MUST it does not break.
     pub(super) fn warn(&mut self, name: &str, message: impl Into<String>) {
-        let clause = clauses::of(name, self.revision);
+        let clause =
+            clauses::of(name, self.revision).filter(|clause| !clause.level.is_requirement());
         self.push(name, Status::Warned, message, clause);
     }
 

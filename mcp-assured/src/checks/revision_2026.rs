@@ -120,6 +120,18 @@ async fn check_unsupported_version(client: &McpClient, report: &mut Recorder) {
                 .and_then(|m| m.pointer("/error/data/supported"))
                 .filter(|s| s.is_array());
             match (answer.error_code(), supported) {
+                // Over HTTP the status says it too (a MUST).
+                (Some(UNSUPPORTED_PROTOCOL_VERSION), Some(_))
+                    if answer.http_status.is_some_and(|status| status != 400) =>
+                {
+                    report.fail(
+                        NAME,
+                        format!(
+                            "{expected}, with HTTP 400 Bad Request; the error came with HTTP {}",
+                            answer.http_status.unwrap_or_default()
+                        ),
+                    );
+                }
                 (Some(UNSUPPORTED_PROTOCOL_VERSION), Some(supported)) => report.pass(
                     NAME,
                     format!("{NO_SUCH_VERSION} refused with -32022, supported {supported}"),
@@ -149,6 +161,19 @@ async fn check_missing_metadata(client: &McpClient, report: &mut Recorder) {
     match client.send_raw(message).await {
         Err(error) if cannot_send_by_hand(&error) => report.skip(NAME, error.to_string()),
         Err(error) => report.fail(NAME, format!("{expected}; sending it failed: {error}")),
+        // Over HTTP the status says it too (a MUST).
+        Ok(answer)
+            if answer.error_code() == Some(i64::from(code::INVALID_PARAMS))
+                && answer.http_status.is_some_and(|status| status != 400) =>
+        {
+            report.fail(
+                NAME,
+                format!(
+                    "{expected}, with HTTP 400 Bad Request; the error came with HTTP {}",
+                    answer.http_status.unwrap_or_default()
+                ),
+            );
+        }
         Ok(answer) if answer.error_code() == Some(i64::from(code::INVALID_PARAMS)) => {
             report.pass(
                 NAME,
@@ -223,6 +248,47 @@ async fn check_standard_headers(client: &McpClient, report: &mut Recorder) {
             ),
         );
     }
+}
+
+/// The methods 2026-07-28 removed, and one nobody has: over HTTP each must get
+/// `404 Not Found` with -32601. What is wrong with their answers, if anything.
+pub(super) async fn methods_not_found_over_http(client: &McpClient) -> Vec<String> {
+    const METHODS: [&str; 6] = [
+        "mcp-assured/no-such-method",
+        "initialize",
+        "ping",
+        "logging/setLevel",
+        "resources/subscribe",
+        "resources/unsubscribe",
+    ];
+    let mut problems = Vec::new();
+    for (n, method) in METHODS.into_iter().enumerate() {
+        // Only the metadata: a removed method's own parameters (a `uri`) would ask for an
+        // `Mcp-Name` header, a question before the method's.
+        let params = json!({"_meta": {
+            "io.modelcontextprotocol/protocolVersion": client.protocol_version(),
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }});
+        let message = json!({
+            "jsonrpc": "2.0",
+            "id": format!("mcp-assured/check-method-not-found-{n}"),
+            "method": method,
+            "params": params,
+        });
+        match client.send_raw(message).await {
+            Err(error) if cannot_send_by_hand(&error) => return Vec::new(),
+            Err(error) => problems.push(format!("`{method}`: {error}")),
+            Ok(answer)
+                if answer.http_status == Some(404)
+                    && answer.error_code() == Some(i64::from(code::METHOD_NOT_FOUND)) => {}
+            Ok(answer) => problems.push(format!(
+                "`{method}`: HTTP {} {}",
+                answer.http_status.unwrap_or_default(),
+                shown(&answer.message)
+            )),
+        }
+    }
+    problems
 }
 
 /// `capabilities.deprecated`: 2026-07-28 deprecates logging (SEP-2577); a server that still
