@@ -361,6 +361,26 @@ async fn http(command: ServerCommand) -> ServerProcess {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_weather_server_and_the_companion_are_judged_alike() {
+    let weather = workspace_binary("weather-server", "weather-server");
+    let companion = workspace_binary("mcp-assured-cli", "mcp-assured");
+    for command in [
+        ServerCommand::new(weather).args(["--api-url", "http://127.0.0.1:9", "--port", "{port}"]),
+        ServerCommand::new(companion).args(["serve", "--transport", "http", "--port", "{port}"]),
+    ] {
+        let what = command.to_string();
+        let server = http(command).await;
+        let compared = agree(&what, server.url().unwrap()).await;
+        assert_eq!(compared.unspoken, Vec::<&str>::new(), "{what}");
+        assert_eq!(
+            compared.agreed,
+            Vec::<String>::new(),
+            "{what}: {compared:?}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn our_example_server_is_judged_alike() {
     let example = workspace_binary("mcp-assured-examples", "example-server");
     let server = http(ServerCommand::new(example).args([
