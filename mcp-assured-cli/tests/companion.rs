@@ -475,6 +475,23 @@ mod companion {
         .await;
     }
 
+    /// A server slow to boot (the Python SDK 2.3 peer behind a 5 s sleep, longer than the
+    /// probe's `discover_timeout`) is reached with the defaults, on 2026-07-28.
+    #[mcp_test(timeout = "60s")]
+    async fn connects_to_a_server_slow_to_boot_with_the_defaults(client: McpClient) {
+        let slow = json!({
+            "command": "sh",
+            "args": ["-c", r#"sleep 5; exec "$0" "$@""#, peers::python(), peers::python_server_script()],
+        });
+        let connected = ok(&client, "connect_to_server", slow).await;
+        assert_eq!(
+            connected["connection"]["server_info"]["protocol_version"],
+            json!("2026-07-28"),
+            "{connected}"
+        );
+        ok(&client, "ping", json!({})).await;
+    }
+
     /// The answers show what the server sent, not rmcp's re-encoding: a field rmcp's `Tool`
     /// does not model, and a decimal rmcp holds as `f32`.
     #[mcp_test]
