@@ -90,7 +90,14 @@ async fn play(client: &McpClient, scenario: &str, context: &Value) -> Outcome {
         }
         // The server drops the tools/call stream before answering; the client must resume it
         // with GET and `Last-Event-ID` after the `retry` delay it was given.
-        "sse-retry" => call(client, "test_reconnection", json!({})).await?,
+        "sse-retry" => {
+            // rmcp opens its standalone GET stream after `notifications/initialized`, on a
+            // task of its own; the scenario takes the first GET after the call for the
+            // reconnection, so the call waits for that stream to be opened (a few ms; 300 ms
+            // on a loaded machine) rather than race it.
+            tokio::time::sleep(STANDALONE_STREAM_OPENS).await;
+            call(client, "test_reconnection", json!({})).await?;
+        }
         // Multi-round-trip calls: two answered with `input_required` (one with a
         // `requestState` to echo, one without), one that completes at once, and one whose
         // result has no `resultType` (complete, so never retried).
@@ -182,6 +189,9 @@ fn example_arguments(schema: &serde_json::Map<String, Value>) -> Value {
     }
     Value::Object(arguments)
 }
+
+/// How long rmcp may take to open its standalone GET stream once connected.
+const STANDALONE_STREAM_OPENS: Duration = Duration::from_millis(300);
 
 /// The client for a scenario. Every scenario connects through here.
 fn client_builder(url: &str, scenario: &str, context: &Value) -> ClientBuilder {
