@@ -12,21 +12,11 @@
 //! these scenarios' timing (`sse-retry` takes the first GET after a call for the reconnect).
 
 #[path = "conformance_suite/client.rs"]
+#[macro_use]
 mod conformance_client;
 mod conformance_suite;
 
 use mcp_assured_tests::peers;
-
-macro_rules! scenarios {
-    ($($test:ident => $scenario:literal,)*) => {
-        $(
-            #[test]
-            fn $test() {
-                passes($scenario);
-            }
-        )*
-    };
-}
 
 scenarios! {
     // The core protocol.

@@ -16,21 +16,11 @@
 //! (`conformance.rs`).
 
 #[path = "conformance_suite/client.rs"]
+#[macro_use]
 mod conformance_client;
 mod conformance_suite;
 
 use mcp_assured_tests::peers;
-
-macro_rules! scenarios {
-    ($($test:ident => $scenario:literal,)*) => {
-        $(
-            #[test]
-            fn $test() {
-                passes($scenario);
-            }
-        )*
-    };
-}
 
 scenarios! {
     // The core protocol: a tool call, and the per-request metadata (version header, `_meta`,

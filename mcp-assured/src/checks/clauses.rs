@@ -23,12 +23,22 @@ macro_rules! mcp {
     };
 }
 
-/// The same words in both revisions: `[2025-11-25, 2026-07-28]`, picked with [`by`].
+/// The same words in both revisions: `[2025-11-25, 2026-07-28]`, picked with [`by`]; at
+/// one path of each revision's site, or at a path of each where the pages moved.
 macro_rules! both {
     ($level:ident, $section:literal, $path:literal, $text:literal $(,)?) => {
+        both!($level, $section, $path, $path, $text)
+    };
+    (
+        $level:ident,
+        $section:literal,
+        $path_2025:literal,
+        $path_2026:literal,
+        $text:literal $(,)?
+    ) => {
         [
-            mcp!($level, "2025-11-25", $section, $path, $text),
-            mcp!($level, "2026-07-28", $section, $path, $text),
+            mcp!($level, "2025-11-25", $section, $path_2025, $text),
+            mcp!($level, "2026-07-28", $section, $path_2026, $text),
         ]
     };
 }
@@ -70,6 +80,27 @@ pub(super) const SERVER_INFO: Clause = mcp!(
     "Basic › Lifecycle › Initialization",
     "basic/lifecycle#initialization",
     "The server MUST respond with its own capabilities and information",
+);
+
+/// An empty `serverInfo.name`: the schema asks for a string, and no sentence for a
+/// non-empty one, but it identifies nothing.
+pub(super) const SERVER_NAME: Clause = mcp!(
+    NoKeyword,
+    "2025-11-25",
+    "Basic › Lifecycle › Initialization",
+    "basic/lifecycle#initialization",
+    "The server MUST respond with its own capabilities and information (Implementation \
+     { name: string; version: string }: no sentence asks for a non-empty name)",
+);
+
+/// `supportedVersions` names the version in use: what the client chose from it.
+pub(super) const SUPPORTED_VERSIONS: Clause = mcp!(
+    NoKeyword,
+    "2026-07-28",
+    "Server › Discovery › DiscoverResult",
+    "server/discover#discoverresult",
+    "supportedVersions: MCP Protocol Versions this server supports. The client should choose \
+     a version from this list for use in subsequent requests.",
 );
 
 pub(super) const SERVER_INFO_2026: Clause = mcp!(

@@ -19,8 +19,13 @@ pub(super) fn unknown_tool_as_tool_error(text: &str) -> Option<&'static str> {
     }
 }
 
+/// Who answers a failure with `error`'s JSON-RPC code, if an SDK is known to.
+pub(super) fn behind_error(error: &crate::error::Error) -> Option<&'static str> {
+    error.code().and_then(|code| error_code(code.into()))
+}
+
 /// Who answers a failure with JSON-RPC error code `code`, if an SDK is known to.
-pub(super) fn error_code(code: i64) -> Option<&'static str> {
+fn error_code(code: i64) -> Option<&'static str> {
     (code == 0).then_some(
         "error code 0 is what the Python SDK's low-level server answers for an exception raised \
          in a handler (mcp 1.x and 2.x, seen in 2.3): report it to \

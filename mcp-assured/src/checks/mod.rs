@@ -62,6 +62,8 @@
 //! [`CheckOptions::progress`] sees each check as it ends.
 
 mod auth;
+// Its clause macros serve `transport_clauses` too.
+#[macro_use]
 mod clauses;
 mod http_probe;
 mod http_transport;
@@ -378,7 +380,11 @@ fn check_initialize(client: &McpClient, report: &mut Recorder) {
             "`server/discover` names no serverInfo in its `_meta`",
         );
     } else if info.name.is_empty() {
-        report.fail("initialize", "serverInfo.name is empty");
+        report.broke(
+            "initialize",
+            clauses::SERVER_NAME,
+            "serverInfo.name is empty",
+        );
     } else if !known {
         report.broke(
             "initialize",
@@ -661,7 +667,7 @@ async fn check_unknown_tool(client: &McpClient, has_tools: bool, report: &mut Re
             NAME,
             noted(
                 format!("expected JSON-RPC -32602, got: {error}"),
-                error.code().and_then(|c| known_sdks::error_code(c.into())),
+                known_sdks::behind_error(&error),
             ),
         ),
         Ok(result) if result.is_error == Some(true) => report.fail(
@@ -715,7 +721,7 @@ async fn check_unknown_resource(client: &McpClient, report: &mut Recorder) {
             NAME,
             noted(
                 format!("expected JSON-RPC {expected} ({meaning}), got: {error}"),
-                error.code().and_then(|c| known_sdks::error_code(c.into())),
+                known_sdks::behind_error(&error),
             ),
         ),
         Ok(_) => report.fail(NAME, "a resource that does not exist was read"),
@@ -749,7 +755,7 @@ async fn check_unknown_prompt(client: &McpClient, report: &mut Recorder) {
                     "expected JSON-RPC -32602 (invalid params) for an unknown prompt, got: \
                      {error}"
                 ),
-                error.code().and_then(|c| known_sdks::error_code(c.into())),
+                known_sdks::behind_error(&error),
             ),
         ),
         Ok(result) => report.fail(
@@ -916,7 +922,7 @@ async fn check_invalid_arguments(
                         "`{name}` {what}{first}` was not refused (a tool error or -32602) but \
                          failed: {error}"
                     ),
-                    error.code().and_then(|c| known_sdks::error_code(c.into())),
+                    known_sdks::behind_error(&error),
                 )),
             }
         }

@@ -105,15 +105,16 @@ async fn open(
         description,
         lifecycle,
         diagnostics,
-        timing: lifecycle.timing(startup_timeout, true),
+        // Over HTTP sending is the POST, and the server took the connection: no `ping` can
+        // go beside the probe, and none is needed to tell it is up.
+        timing: lifecycle.timing(
+            startup_timeout,
+            !matches!(target, Target::StreamableHttp(_)),
+        ),
     };
     match target {
         Target::StreamableHttp(http) => {
             let transport = streamable_http::transport(&http, startup_timeout, diagnostics).await?;
-            let start = Start {
-                timing: lifecycle.timing(startup_timeout, false),
-                ..start
-            };
             start.run(transport, Owned::Nothing, None).await
         }
         Target::Sse(http) => {
@@ -220,22 +221,25 @@ impl Start<'_> {
                 drop(owned);
                 Err(self.unspoken(Vec::new(), why))
             }
-            // This connection may still answer the probe: `initialize` goes to a fresh one.
-            Ok(Probed::Silent { why }) if reopen.is_some() => {
-                drop(transport);
-                drop(owned);
-                // The tail says where one process's output ends and the next one's begins.
-                self.diagnostics.push_line(
-                    Stream::Stderr,
-                    &format!("[mcp-assured] {why}: the server is started again for `initialize`"),
-                );
-                let reopen = reopen.expect("checked above");
-                let (transport, owned) = reopen()?;
-                self.handshake(transport, owned).await
-            }
-            Ok(Probed::Legacy { why } | Probed::Silent { why }) => {
-                self.fall_back(transport, owned, why).await
-            }
+            Ok(Probed::Silent { why }) => match reopen {
+                // This connection may still answer the probe: `initialize` goes to a fresh
+                // one.
+                Some(reopen) => {
+                    drop(transport);
+                    drop(owned);
+                    // The tail says where one process's output ends and the next one's begins.
+                    self.diagnostics.push_line(
+                        Stream::Stderr,
+                        &format!(
+                            "[mcp-assured] {why}: the server is started again for `initialize`"
+                        ),
+                    );
+                    let (transport, owned) = reopen()?;
+                    self.handshake(transport, owned).await
+                }
+                None => self.fall_back(transport, owned, why).await,
+            },
+            Ok(Probed::Legacy { why }) => self.fall_back(transport, owned, why).await,
             Err(ProbeFailure::Transport(error)) => {
                 let error =
                     failure::initialize_failed(*error, self.description, self.diagnostics).await;

@@ -11,6 +11,19 @@ use mcp_assured_tests::workspace_binary;
 
 use crate::conformance_suite::{Suite, TIMEOUT, without_colors};
 
+/// `name => "scenario",` lines become one `#[test]` each, calling the including file's
+/// `passes(scenario)`.
+macro_rules! scenarios {
+    ($($test:ident => $scenario:literal,)*) => {
+        $(
+            #[test]
+            fn $test() {
+                passes($scenario);
+            }
+        )*
+    };
+}
+
 /// Runs `<node> <suite> client --command <conformance-client> --scenario <scenario> <args>`
 /// and asserts that the suite passed the scenario, with at least one check passed: the suite
 /// passes a scenario on a client that sends nothing when none of its checks is declared up
