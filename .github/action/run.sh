@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # The work of the mcp-assured GitHub Action (action.yml at the repository's root): install
 # the binary (unless MCP_ASSURED_BIN names one), run `mcp-assured check` with a JUnit
-# report, then `mcp-assured snapshot --check` when a snapshot directory is given. Exits with
-# the first failing command's status (1 failed checks or snapshots, 2 usage, 3 unreachable).
+# report, then `mcp-assured snapshot --check` when a snapshot directory is given, then
+# `mcp-assured fuzz` (its JUnit report in INPUT_FUZZ_JUNIT) when INPUT_FUZZ is `true`. Exits with the first failing command's status (1 failed checks, snapshots or
+# findings, 2 usage, 3 unreachable).
 #
 # Inputs, as the action passes them: INPUT_SERVER (a URL, or the command line that starts
 # the server over stdio) or INPUT_CONFIG (+ INPUT_SERVER_NAME), INPUT_JUNIT, INPUT_SNAPSHOTS,
 # INPUT_CALLS (one TOOL=JSON per line), INPUT_SKIP (checks to report as skipped, separated by
-# spaces or lines), INPUT_STRICT (`true`: SHOULD-level findings fail too), INPUT_ARGS (more
-# options for both commands).
+# spaces or lines), INPUT_STRICT (`true`: SHOULD-level findings fail too), INPUT_FUZZ
+# (`true`: fuzz too), INPUT_FUZZ_ARGS (more options for `fuzz`), INPUT_ARGS (more options for
+# every command).
 set -euo pipefail
 
 bin=${MCP_ASSURED_BIN:-}
@@ -60,6 +62,19 @@ if [[ -n ${INPUT_SNAPSHOTS:-} ]]; then
         snapshot_status=$?
     if [[ $status -eq 0 ]]; then
         status=$snapshot_status
+    fi
+fi
+
+if [[ ${INPUT_FUZZ:-false} == true ]]; then
+    read -r -a fuzz_options <<<"${INPUT_FUZZ_ARGS:-}"
+    if [[ ${INPUT_STRICT:-false} == true ]]; then
+        fuzz_options+=(--strict)
+    fi
+    fuzz_status=0
+    "$bin" fuzz --junit "${INPUT_FUZZ_JUNIT:-mcp-assured-fuzz-junit.xml}" "${fuzz_options[@]}" \
+        "${options[@]}" "${target[@]}" || fuzz_status=$?
+    if [[ $status -eq 0 ]]; then
+        status=$fuzz_status
     fi
 fi
 exit "$status"

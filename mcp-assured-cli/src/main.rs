@@ -54,7 +54,7 @@ enum Command {
     /// Run the companion MCP server. Its tools: connect_to_server, disconnect,
     /// get_connection_status, list_connections, list_tools, call_tool, list_resources,
     /// list_resource_templates, read_resource, list_prompts, get_prompt, ping, complete,
-    /// set_logging_level, get_notifications, run_server_tests, check_server.
+    /// set_logging_level, get_notifications, run_server_tests, check_server, fuzz_server.
     ///
     /// Register it with an MCP client, e.g. `claude mcp add mcp-assured -- mcp-assured serve`.
     Serve {
@@ -76,6 +76,13 @@ enum Command {
     /// Examples: `mcp-assured check http://127.0.0.1:8000/mcp --junit report.xml`,
     /// `mcp-assured check -- python3 server.py`.
     Check(commands::check::CheckArgs),
+    /// Fuzz a server: every tool's arguments generated from its input schema (valid ones
+    /// must be served, invalid ones refused), and the variables of resource templates and
+    /// arguments of prompts; print each finding shrunk to the smallest input, with the
+    /// command line and the #[mcp_test] that reproduce it; exit 1 if a finding fails.
+    ///
+    /// Example: `mcp-assured fuzz --seed 42 --junit fuzz.xml -- python3 server.py`.
+    Fuzz(commands::fuzz::FuzzArgs),
     /// List a server's tools (with input schemas), resources, templates and prompts; exit 1
     /// if a list the server advertises fails.
     List(commands::list::ListArgs),
@@ -183,6 +190,7 @@ fn usage_error(error: &clap::Error) -> ExitCode {
 async fn run(command: Command, json: bool) -> Outcome {
     match command {
         Command::Check(args) => commands::check::run(args, json).await,
+        Command::Fuzz(args) => commands::fuzz::run(args, json).await,
         Command::List(args) => commands::list::run(args, json).await,
         Command::Call(args) => commands::call::run(args).await,
         Command::Read(args) => commands::requests::read(args).await,

@@ -131,3 +131,47 @@ fn the_action_passes_every_input_to_its_script() {
         );
     }
 }
+
+#[test]
+fn the_action_fuzzes_when_asked_and_fails_on_a_finding() {
+    let dir = std::env::temp_dir().join(format!(
+        "mcp-assured-action-fuzz-{}-{}",
+        std::process::id(),
+        free_port().unwrap()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let junit = dir.join("junit.xml");
+    let fuzz_junit = dir.join("fuzz.xml");
+    let example = example_server_binary();
+    let clean = action(&[
+        ("INPUT_SERVER", example.to_str().unwrap()),
+        ("INPUT_JUNIT", junit.to_str().unwrap()),
+        ("INPUT_FUZZ", "true"),
+        ("INPUT_FUZZ_ARGS", "--tool echo --cases 20 --seed 4"),
+        ("INPUT_FUZZ_JUNIT", fuzz_junit.to_str().unwrap()),
+    ]);
+    assert!(clean.status.success(), "{}", printed(&clean));
+    assert!(
+        printed(&clean).contains("PASS fuzz.tools.echo"),
+        "{}",
+        printed(&clean)
+    );
+    let report = std::fs::read_to_string(&fuzz_junit).unwrap();
+    assert!(report.contains("fuzz.tools.echo"), "{report}");
+
+    // The example's `hang` tool never answers: a finding, and the step fails.
+    let found = action(&[
+        ("INPUT_SERVER", example.to_str().unwrap()),
+        ("INPUT_JUNIT", junit.to_str().unwrap()),
+        ("INPUT_FUZZ", "true"),
+        (
+            "INPUT_FUZZ_ARGS",
+            "--tool hang --cases 4 --call-timeout 1 --seed 4",
+        ),
+        ("INPUT_FUZZ_JUNIT", fuzz_junit.to_str().unwrap()),
+    ]);
+    assert_eq!(found.status.code(), Some(1), "{}", printed(&found));
+    let report = std::fs::read_to_string(&fuzz_junit).unwrap();
+    assert!(report.contains("fuzz.tools.hang.hang"), "{report}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

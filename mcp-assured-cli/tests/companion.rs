@@ -84,6 +84,7 @@ mod companion {
                 "get_notifications",
                 "run_server_tests",
                 "check_server",
+                "fuzz_server",
             ]
         );
         assert_tool_snapshot!("companion_tools", tools);
@@ -111,6 +112,7 @@ mod companion {
             ("get_notifications", "not_connected"),
             ("run_server_tests", "not_connected"),
             ("check_server", "not_connected"),
+            ("fuzz_server", "not_connected"),
         ];
         let tools = client.list_tools().await.unwrap();
         let listed: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
@@ -490,6 +492,50 @@ mod companion {
             "{connected}"
         );
         ok(&client, "ping", json!({})).await;
+    }
+
+    /// `fuzz_server` on the Python server with planted bugs: each finding with its shrunk
+    /// input and reproduction, the seed to run it again, and the crash survived.
+    #[mcp_test(timeout = "120s")]
+    async fn fuzzes_a_server_and_reports_every_finding(client: McpClient) {
+        let planted = json!({
+            "command": peers::python(),
+            "args": [peers::planted_bugs_server_script()],
+        });
+        ok(&client, "connect_to_server", planted).await;
+        let fuzzed = envelope(
+            &client,
+            "fuzz_server",
+            json!({"seed": 5, "cases": 40, "call_timeout_ms": 2000}),
+        )
+        .await;
+        assert_eq!(fuzzed["seed"], json!(5), "{fuzzed}");
+        let findings = fuzzed["findings"].as_array().unwrap();
+        let mut tools: Vec<&str> = findings
+            .iter()
+            .map(|f| f["name"].as_str().unwrap())
+            .collect();
+        tools.sort_unstable();
+        assert_eq!(
+            tools,
+            [
+                "batch", "convert", "divide", "greet", "lookup", "page", "profile", "scale",
+                "search"
+            ],
+            "{fuzzed}"
+        );
+        let greet = findings.iter().find(|f| f["name"] == "greet").unwrap();
+        assert_eq!(greet["kind"], "crash");
+        assert_eq!(greet["arguments"], json!({"name": ""}));
+        assert!(
+            greet["reproduce"]["command"]
+                .as_str()
+                .unwrap()
+                .starts_with("mcp-assured call greet")
+        );
+        assert_eq!(fuzzed["summary"]["failed"], json!(9), "{fuzzed}");
+        // Still connected, to the server started again after the crash.
+        ok(&client, "list_tools", json!({})).await;
     }
 
     /// The answers show what the server sent, not rmcp's re-encoding: a field rmcp's `Tool`

@@ -159,6 +159,7 @@ mod client;
 mod credentials;
 mod error;
 pub mod fixture;
+pub mod fuzz;
 pub mod report;
 pub mod rest;
 mod results;
@@ -216,7 +217,7 @@ pub use wiremock;
 pub mod prelude {
     pub use crate::assert::{
         AssertError, AssertExecution, AssertNotifications, AssertPromptResult, AssertPrompts,
-        AssertResourceResult, AssertResources, AssertResult, AssertTask, AssertTool,
+        AssertReport, AssertResourceResult, AssertResources, AssertResult, AssertTask, AssertTool,
         AssertToolResult, AssertTools,
     };
 }

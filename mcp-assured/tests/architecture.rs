@@ -25,6 +25,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("server_tests", 5),
     ("checks", 6),
     ("fixture", 6),
+    ("fuzz", 7),
 ];
 
 fn floor(module: &str) -> Option<u8> {

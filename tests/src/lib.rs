@@ -43,6 +43,7 @@ mod example_server;
 pub mod faults;
 pub mod oauth;
 pub mod peers;
+pub mod planted_bugs;
 mod poll;
 pub mod processes;
 pub mod server;

@@ -64,6 +64,17 @@ pub fn python() -> PathBuf {
     installed(&PYTHON)
 }
 
+/// Path of a venv's `python` that has the competing fuzzers of the fuzzer benchmark
+/// (`mcp-toolproof`, `mcp-fuzzer`, pinned in `tests/peers/fuzz-peers/`), installing them
+/// first if needed; their commands are beside it (`toolproof`, `mcp-fuzzer`).
+///
+/// # Panics
+///
+/// If the install fails (it needs PyPI, or a warm pip cache).
+pub fn fuzz_peers() -> PathBuf {
+    installed(&FUZZ_PEERS)
+}
+
 /// Path of a venv's `python` that has the Python SDK line that runs tasks (`mcp` 1.30, pinned
 /// in `tests/peers/tasks/`), installing it first if needed: run
 /// [`python_tasks_server_script`] with it.
@@ -166,6 +177,12 @@ pub fn python_2026_server_script() -> PathBuf {
     sources_dir().join("python_server_2026.py")
 }
 
+/// Path of `tests/peers/planted_bugs_server.py`, the Python SDK server with one planted bug
+/// of each kind the fuzzer looks for (`--correct`: none): run it with [`python`].
+pub fn planted_bugs_server_script() -> PathBuf {
+    sources_dir().join("planted_bugs_server.py")
+}
+
 /// Path of `tests/peers/selftest_server.py`, a server with passing, failing, skipped and
 /// malformed `mcp.test.*` tools, over stdio: run it with `python3` (it needs no SDK).
 pub const SELFTEST_SERVER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/peers/selftest_server.py");
@@ -225,6 +242,16 @@ const PYTHON_TASKS: Peer = Peer {
     name: "python-tasks",
     what: "the Python MCP SDK 1.x venv for the tasks peer (pip)",
     pins: &["tasks/requirements.txt", "tasks/requirements.lock"],
+    install: install_python,
+};
+
+const FUZZ_PEERS: Peer = Peer {
+    name: "fuzz-peers",
+    what: "the competing fuzzers mcp-toolproof and mcp-fuzzer (pip)",
+    pins: &[
+        "fuzz-peers/requirements.txt",
+        "fuzz-peers/requirements.lock",
+    ],
     install: install_python,
 };
 

@@ -64,6 +64,21 @@ pub async fn python(transport: Transport) -> ServerProcess {
     start(&command, path).await
 }
 
+/// The Python server with planted bugs over streamable HTTP, with `args` after its own
+/// (`--correct`).
+///
+/// # Panics
+///
+/// If it cannot be installed or started.
+pub async fn planted_bugs(args: &[&str]) -> ServerProcess {
+    let python = blocking(peers::python).await;
+    let command = ServerCommand::new(python)
+        .arg(peers::planted_bugs_server_script())
+        .args(["--transport", "streamable-http", "--port", "{port}"])
+        .args(args);
+    start(&command, "/mcp").await
+}
+
 /// The Python SDK peer over streamable HTTP answering each request with a plain JSON body
 /// (the SDK's `json_response=True`) rather than an SSE stream.
 ///

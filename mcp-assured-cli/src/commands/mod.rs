@@ -1,9 +1,10 @@
 //! The one-shot commands: `check`, `list`, `call`, `read`, `prompt`, `complete`, `ping`,
-//! `snapshot`, and the shell's `completions` and `man`.
+//! `snapshot`, `fuzz`, and the shell's `completions` and `man`.
 
 mod arguments;
 pub(crate) mod call;
 pub(crate) mod check;
+pub(crate) mod fuzz;
 pub(crate) mod list;
 pub(crate) mod outcome;
 pub(crate) mod requests;

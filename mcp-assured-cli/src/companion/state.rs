@@ -65,6 +65,29 @@ impl Stats {
 }
 
 impl Connection {
+    /// The same connection on a new session with its server (after the server was started
+    /// again): the same name, address and counts, a new client.
+    pub(crate) fn with_client(&self, client: McpClient) -> Connection {
+        let copy = |counter: &AtomicU64| AtomicU64::new(counter.load(Ordering::Relaxed));
+        Connection {
+            name: self.name.clone(),
+            client,
+            server_url: self.server_url.clone(),
+            transport: self.transport,
+            connected_at: self.connected_at,
+            auth: self.auth.clone(),
+            tls: self.tls.clone(),
+            stats: Stats {
+                tools_called: copy(&self.stats.tools_called),
+                resources_read: copy(&self.stats.resources_read),
+                prompts_retrieved: copy(&self.stats.prompts_retrieved),
+                requests: copy(&self.stats.requests),
+                errors: copy(&self.stats.errors),
+            },
+            notifications_seen: AtomicU64::new(0),
+        }
+    }
+
     /// The `connection` object of every answer.
     pub(crate) fn summary(&self) -> Value {
         let info = self.client.server_info();

@@ -30,6 +30,7 @@ mod json;
 mod listed;
 mod notifications;
 mod prompts;
+mod report;
 mod resources;
 mod tasks;
 mod tool_result;
@@ -42,6 +43,7 @@ pub use notifications::{AssertNotifications, NotificationsAssert};
 pub use prompts::{
     AssertPromptResult, AssertPrompts, PromptAssert, PromptListAssert, PromptResultAssert,
 };
+pub use report::{AssertReport, ReportAssert};
 pub use resources::{
     AssertResourceResult, AssertResources, ResourceListAssert, ResourceResultAssert,
 };

@@ -400,6 +400,34 @@ pub(super) const DEPRECATED_LOGGING: Clause = mcp!(
      implementations SHOULD NOT adopt it",
 );
 
+pub(super) const PROMPT_ARGUMENTS: [Clause; 2] = both!(
+    Should,
+    "Server › Prompts › Error Handling",
+    "server/prompts#error-handling",
+    "Servers SHOULD return standard JSON-RPC errors for common failure cases: … Missing \
+     required arguments: -32602 (Invalid params)",
+);
+
+/// The clause a fuzz finding breaks, on the revision `protocol_version` names: `kind` is
+/// the finding's (`accepted_invalid`, `output_schema`, ...), `subject` what was called
+/// (`tool`, `template`, `prompt`). `None` for bugs no sentence names (a crash on valid
+/// input breaks no clause but [`REPLY`] when it leaves the request unanswered).
+pub(crate) fn of_finding(kind: &str, subject: &str, protocol_version: &str) -> Option<Clause> {
+    let revision = Revision::of(protocol_version);
+    Some(match (kind, subject) {
+        ("accepted_invalid" | "internal_error" | "jsonrpc_error", "prompt") => {
+            by(revision, &PROMPT_ARGUMENTS)
+        }
+        // A template's variable that names nothing is a resource not found.
+        ("jsonrpc_error", "template") if revision == Revision::Stateless => UNKNOWN_RESOURCE_2026,
+        ("jsonrpc_error", "template") => UNKNOWN_RESOURCE,
+        ("accepted_invalid", "tool") => by(revision, &VALIDATE_INPUTS),
+        ("output_schema", _) => by(revision, &STRUCTURED_OUTPUT),
+        ("hang" | "crash", _) => REPLY,
+        _ => return None,
+    })
+}
+
 /// A JSON-RPC request gets a response: a server that hangs on one, or drops the connection,
 /// breaks this whatever else the check asks.
 pub(super) const REPLY: Clause = Clause {

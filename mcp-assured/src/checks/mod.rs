@@ -64,7 +64,7 @@
 mod auth;
 // Its clause macros serve `transport_clauses` too.
 #[macro_use]
-mod clauses;
+pub(crate) mod clauses;
 mod http_probe;
 mod http_transport;
 mod known_sdks;

@@ -19,7 +19,7 @@ use serde_json::json;
 
 use super::{
     McpClient,
-    connect::{self, Lifecycle},
+    connect::{self, Lifecycle, Reconnect},
     handler::Harness,
     lifecycle::{DEFAULT_DISCOVER_TIMEOUT, Protocol},
     server_requests::{self, Answers, IntoAnswer, answer},
@@ -480,9 +480,15 @@ impl ClientBuilder {
             discover_timeout: self.discover_timeout.unwrap_or(DEFAULT_DISCOVER_TIMEOUT),
         };
         let (target, harness) = self.into_parts()?;
+        let reconnect = target.reopenable().map(|target| Reconnect {
+            target,
+            harness: harness.fresh(),
+            startup_timeout,
+            lifecycle: lifecycle.clone(),
+        });
         let connection =
             connect::connect(target, harness.clone(), startup_timeout, lifecycle).await?;
-        Ok(McpClient::new(connection, harness, timeout))
+        Ok(McpClient::new(connection, harness, timeout, reconnect))
     }
 
     fn stdio(&mut self) -> &mut StdioCommand {

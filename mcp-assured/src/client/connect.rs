@@ -25,7 +25,7 @@ use super::{
 use crate::{
     error::{Error, Result},
     transport::{
-        Owned, Target,
+        Owned, Reopenable, Target,
         diagnostics::{Diagnostics, Stream},
         sse, stdio, streamable_http,
     },
@@ -40,6 +40,38 @@ pub(crate) struct Connection {
     pub(crate) target: String,
     /// What the server answered to `server/discover`, on 2026-07-28.
     pub(crate) discovered: Option<DiscoverResult>,
+}
+
+/// What opening the same server again takes: a stdio server is started again, an HTTP one
+/// connected to again (an in-process server runs once, and has none).
+#[derive(Debug)]
+pub(crate) struct Reconnect {
+    pub(crate) target: Reopenable,
+    /// Configured as the first session's, with nothing recorded.
+    pub(crate) harness: Harness,
+    pub(crate) startup_timeout: Duration,
+    pub(crate) lifecycle: Lifecycle,
+}
+
+impl Reconnect {
+    /// Opens a new session, leaving `self` ready to open another.
+    pub(crate) async fn open(&self) -> Result<(Connection, Harness, Reconnect)> {
+        let harness = self.harness.fresh();
+        let connection = connect(
+            self.target.target(),
+            harness.clone(),
+            self.startup_timeout,
+            self.lifecycle.clone(),
+        )
+        .await?;
+        let next = Reconnect {
+            target: self.target.clone(),
+            harness: self.harness.fresh(),
+            startup_timeout: self.startup_timeout,
+            lifecycle: self.lifecycle.clone(),
+        };
+        Ok((connection, harness, next))
+    }
 }
 
 /// How the session starts.

@@ -63,6 +63,12 @@ impl Harness {
         }
     }
 
+    /// A harness with the same configuration and answers and nothing recorded yet, for
+    /// another session with the same server.
+    pub(crate) fn fresh(&self) -> Harness {
+        Harness::new(self.state.config.clone(), self.state.answers.clone())
+    }
+
     /// The answer to a request of the server's, as configured, recorded among
     /// [`server_requests`](super::McpClient::server_requests): when it comes on its own
     /// (2025-11-25 and older) and when it comes inside an `input_required` result

@@ -16,6 +16,19 @@ use crate::{error::Error, results::wire::Wire};
 /// How many `input_required` answers one request may get before it is an error.
 pub(crate) const MAX_ROUNDS: usize = 10;
 
+/// How the two failures of [`is_unanswered`] begin.
+const NOT_RETRIABLE: &str = "`input_required`";
+const ASKED_FOR_INPUT: &str = "the server asked for input";
+
+/// Whether `error` is an `input_required` answer the client could not follow up: one to a
+/// request sent as JSON (which cannot be sent again with the answers), or one asking for
+/// input the client has no answer configured for. The server answered; a fuzz run takes it
+/// as an answer it does not judge.
+pub(crate) fn is_unanswered(error: &Error) -> bool {
+    matches!(error, Error::UnexpectedResponse { detail, .. }
+        if detail.starts_with(NOT_RETRIABLE) || detail.starts_with(ASKED_FOR_INPUT))
+}
+
 /// `request` again, carrying the answers to `input`'s requests and its state.
 ///
 /// # Errors
@@ -67,9 +80,10 @@ pub(crate) fn retry(
         _ => {
             return Err(Error::UnexpectedResponse {
                 method: method.to_owned(),
-                detail: "`input_required`, which only tools/call, prompts/get and \
-                         resources/read may answer"
-                    .to_owned(),
+                detail: format!(
+                    "{NOT_RETRIABLE}, which only tools/call, prompts/get and resources/read may \
+                     answer"
+                ),
             });
         }
     }
@@ -107,7 +121,7 @@ fn answers(
             Error::UnexpectedResponse {
                 method: method.to_owned(),
                 detail: format!(
-                    "the server asked for input `{key}`, and the client could not give it: {}. If \
+                    "{ASKED_FOR_INPUT} `{key}`, and the client could not give it: {}. If \
                  the test means to answer it, configure an answer (which also declares the \
                  capability): `.on_elicitation(..)` or `.accept_elicitation_defaults()`, \
                  `.on_sampling(..)`, `.roots(..)`; if not, the server asked for a capability \

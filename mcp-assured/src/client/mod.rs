@@ -9,7 +9,7 @@ mod by_hand;
 mod connect;
 mod failure;
 mod handler;
-mod input_required;
+pub(crate) mod input_required;
 mod lifecycle;
 mod listed_tools;
 mod notifications;
@@ -47,7 +47,11 @@ pub use self::{
     server_requests::{IntoAnswer, ServerRequest, elicitation_defaults},
     subscription::{Subscription, Subscriptions},
 };
-use self::{connect::Connection, handler::Harness, listed_tools::Listing};
+use self::{
+    connect::{Connection, Reconnect},
+    handler::Harness,
+    listed_tools::Listing,
+};
 use crate::{
     error::{Error, Result},
     results::listed::{Listed, ListedItem},
@@ -122,10 +126,17 @@ struct Shared {
     capabilities_as_sent: Value,
     /// Taken by `close()`; dropping it (with the last clone) also ends the session.
     connection: Mutex<Option<Connection>>,
+    /// How [`McpClient::reconnect`] opens the same server again; `None` in process.
+    reconnect: Option<Reconnect>,
 }
 
 impl McpClient {
-    fn new(connection: Connection, harness: Harness, timeout: Duration) -> Self {
+    fn new(
+        connection: Connection,
+        harness: Harness,
+        timeout: Duration,
+        reconnect: Option<Reconnect>,
+    ) -> Self {
         let peer = connection.running.peer().clone();
         let info = peer.peer_info();
         let server_info = match info.as_deref() {
@@ -166,9 +177,48 @@ impl McpClient {
                 discovered: connection.discovered.clone(),
                 capabilities_as_sent,
                 connection: Mutex::new(Some(connection)),
+                reconnect,
             }),
             timeout,
         }
+    }
+
+    /// A new session with the same server, opened as this one was: a stdio server is
+    /// started again, an HTTP server connected to again, with the same credentials, answers
+    /// and protocol choice; this session is left as it is (close it when done). What a
+    /// fuzz run does after the server crashed.
+    ///
+    /// Fails with [`Error::InvalidInput`] for an in-process server (it runs once), and as
+    /// [`ClientBuilder::build`] fails when the server cannot be reached again.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> mcp_assured::Result<()> {
+    /// use mcp_assured::McpAssured;
+    /// use mcp_assured_examples::ExampleServer;
+    ///
+    /// let in_process = McpAssured::client().service(ExampleServer::new()).build().await?;
+    /// assert!(in_process.reconnect().await.is_err());
+    /// # Ok(()) }
+    /// ```
+    pub async fn reconnect(&self) -> Result<McpClient> {
+        let Some(reconnect) = &self.shared.reconnect else {
+            return Err(Error::invalid(
+                "reconnect",
+                format!(
+                    "{} runs in this process and cannot be started again; \
+                     use a stdio command or an HTTP address to restart the server",
+                    self.shared.target
+                ),
+            ));
+        };
+        let (connection, harness, next) = reconnect.open().await?;
+        Ok(McpClient::new(
+            connection,
+            harness,
+            self.timeout,
+            Some(next),
+        ))
     }
 
     // ----- the session -------------------------------------------------------------------
@@ -242,6 +292,15 @@ impl McpClient {
     /// The process id of a stdio server the client started (`None` for other transports).
     pub fn process_id(&self) -> Option<u32> {
         self.shared.process_id
+    }
+
+    /// How the server is reached again, for reproductions: a stdio server's command line
+    /// (program first) or an HTTP server's URL; `None` for a server in this process.
+    pub(crate) fn reached_by(&self) -> Option<crate::transport::Reached> {
+        self.shared
+            .reconnect
+            .as_ref()
+            .map(|reconnect| reconnect.target.reached_by())
     }
 
     /// The per-request timeout of this handle.

@@ -31,6 +31,7 @@
 //! ```
 
 mod clause;
+pub(crate) mod finding;
 mod json;
 mod junit;
 mod text;
@@ -42,6 +43,7 @@ use serde_json::Value;
 
 pub use self::{
     clause::{Clause, Level},
+    finding::{Finding, FindingKind, Reproduction, finding_of, findings},
     junit::Junit,
     text::{EntryText, Text},
 };

@@ -8,7 +8,7 @@ use crate::{
 };
 
 /// An HTTP server and everything needed to reach it.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct HttpTarget {
     pub(crate) url: String,
     pub(crate) credentials: Credentials,

@@ -41,6 +41,53 @@ impl Target {
             Target::InProcess(server) => format!("in-process {}", server.name()),
         }
     }
+
+    /// The target with what opening it again takes: `None` for an in-process server,
+    /// which runs once.
+    pub(crate) fn reopenable(&self) -> Option<Reopenable> {
+        match self {
+            Target::StreamableHttp(http) => Some(Reopenable::StreamableHttp(http.clone())),
+            Target::Sse(http) => Some(Reopenable::Sse(http.clone())),
+            Target::Stdio(command) => Some(Reopenable::Stdio(command.clone())),
+            Target::InProcess(_) => None,
+        }
+    }
+}
+
+/// A target that can be opened again and again: a URL or a command line.
+#[derive(Debug, Clone)]
+pub(crate) enum Reopenable {
+    StreamableHttp(HttpTarget),
+    Sse(HttpTarget),
+    Stdio(StdioCommand),
+}
+
+impl Reopenable {
+    pub(crate) fn target(&self) -> Target {
+        match self.clone() {
+            Reopenable::StreamableHttp(http) => Target::StreamableHttp(http),
+            Reopenable::Sse(http) => Target::Sse(http),
+            Reopenable::Stdio(command) => Target::Stdio(command),
+        }
+    }
+
+    /// How to reach it, for a command line that shows a bug again.
+    pub(crate) fn reached_by(&self) -> Reached {
+        match self {
+            Reopenable::StreamableHttp(http) | Reopenable::Sse(http) => {
+                Reached::Url(http.url.clone())
+            }
+            Reopenable::Stdio(command) => Reached::Command(command.parts()),
+        }
+    }
+}
+
+/// How a server is reached, as a command line names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Reached {
+    Url(String),
+    /// The program, then its arguments.
+    Command(Vec<String>),
 }
 
 /// What must be stopped when the client closes: the child process or the in-process server.

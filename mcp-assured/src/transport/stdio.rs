@@ -56,6 +56,14 @@ impl StdioCommand {
     }
 
     /// `program arg1 arg2`, for messages.
+    /// The program, then its arguments.
+    pub(crate) fn parts(&self) -> Vec<String> {
+        std::iter::once(&self.program)
+            .chain(&self.args)
+            .map(|part| part.to_string_lossy().into_owned())
+            .collect()
+    }
+
     pub(crate) fn display(&self) -> String {
         std::iter::once(&self.program)
             .chain(&self.args)

@@ -7,6 +7,7 @@ mod check_server;
 mod complete;
 mod connect_to_server;
 mod disconnect;
+mod fuzz_server;
 mod get_connection_status;
 mod get_notifications;
 mod get_prompt;
@@ -83,6 +84,7 @@ const TOOLS: &[ToolEntry] = &[
     tool!(get_notifications),
     tool!(run_server_tests),
     tool!(check_server),
+    tool!(fuzz_server),
 ];
 
 /// The definitions, built once (their schemas come from schemars), and which entry of
@@ -166,6 +168,11 @@ impl Call<'_> {
         let args: T = self.parse()?;
         let connection = self.connection(args.connection()).await?;
         Ok((args, connection))
+    }
+
+    /// Puts `connection` in the place of the one of its name (its server started again).
+    async fn replace(&self, connection: Connection) {
+        self.connections.insert(connection, false).await;
     }
 
     /// The connection named `name` (or the default), or a `not_connected` answer.

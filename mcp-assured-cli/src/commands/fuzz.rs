@@ -1,0 +1,155 @@
+//! `mcp-assured fuzz`: every tool's arguments generated from its input schema, valid and
+//! invalid, and the variables of resource templates and arguments of prompts; each bug
+//! printed with the smallest input that shows it and how to reproduce it; exit status 1
+//! when a finding fails, the seed printed for a rerun.
+
+use std::{path::PathBuf, time::Duration};
+
+use clap::Args;
+use mcp_assured::fuzz::{self, DEFAULT_CASES, DEFAULT_CONCURRENCY};
+use serde_json::json;
+
+use super::{
+    outcome::{Exit, Failure, Outcome},
+    target::Target,
+};
+
+#[derive(Debug, Args)]
+pub(crate) struct FuzzArgs {
+    /// The seed inputs are generated from; the same seed generates the same inputs
+    /// (default: MCP_ASSURED_FUZZ_SEED, or a random one, printed).
+    #[arg(long, env = "MCP_ASSURED_FUZZ_SEED")]
+    seed: Option<u64>,
+    /// Valid inputs per tool, template and prompt, and as many invalid ones.
+    #[arg(long, default_value_t = DEFAULT_CASES)]
+    cases: u32,
+    /// Fuzz only this tool (repeatable); templates and prompts then only with --templates
+    /// and --prompts.
+    #[arg(long, value_name = "NAME")]
+    tool: Vec<String>,
+    /// Leave this tool out (repeatable).
+    #[arg(long, value_name = "NAME")]
+    exclude_tool: Vec<String>,
+    /// Fuzz resource templates even when --tool names tools.
+    #[arg(long, conflicts_with = "no_templates")]
+    templates: bool,
+    /// Do not fuzz resource templates.
+    #[arg(long)]
+    no_templates: bool,
+    /// Fuzz prompts even when --tool names tools.
+    #[arg(long, conflicts_with = "no_prompts")]
+    prompts: bool,
+    /// Do not fuzz prompts.
+    #[arg(long)]
+    no_prompts: bool,
+    /// Stop sending new inputs after this many seconds and report what was found.
+    #[arg(long, value_name = "SECONDS")]
+    time_budget: Option<f64>,
+    /// How long one call may take before it counts as a hang (default: 5, or --timeout when
+    /// shorter).
+    #[arg(long, value_name = "SECONDS")]
+    call_timeout: Option<f64>,
+    /// Calls in flight at once (1: one at a time).
+    #[arg(long, default_value_t = DEFAULT_CONCURRENCY)]
+    concurrency: usize,
+    /// Also fuzz tools annotated destructiveHint.
+    #[arg(long)]
+    include_destructive: bool,
+    /// A regression file: its past findings are sent first, and new ones added to it.
+    #[arg(long, value_name = "FILE")]
+    regressions: Option<PathBuf>,
+    /// Fail the findings that only warn: an extra property accepted, a prompt that serves a
+    /// missing required argument (a SHOULD of the specification).
+    #[arg(long)]
+    strict: bool,
+    /// Write a JUnit XML report here (for CI systems).
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    #[command(flatten)]
+    target: Target,
+}
+
+fn seconds(flag: &str, value: f64) -> Result<Duration, Failure> {
+    Duration::try_from_secs_f64(value)
+        .map_err(|_| Failure::usage(format!("{flag} {value}: expected a number of seconds")))
+}
+
+/// Fuzzes the server; with `json`, the report is printed as JSON instead of text.
+pub(crate) async fn run(args: FuzzArgs, json: bool) -> Outcome {
+    let client = args.target.connect().await?;
+    let server = client.server_info().clone();
+    let target = args.target.describe();
+    let mut fuzz = client
+        .fuzz()
+        .cases(args.cases)
+        .concurrency(args.concurrency)
+        .include_destructive(args.include_destructive)
+        .strict(args.strict);
+    if let Some(seed) = args.seed {
+        fuzz = fuzz.seed(seed);
+    }
+    for tool in &args.tool {
+        fuzz = fuzz.tool(tool);
+    }
+    for tool in &args.exclude_tool {
+        fuzz = fuzz.exclude_tool(tool);
+    }
+    if args.templates || args.no_templates {
+        fuzz = fuzz.templates(args.templates);
+    }
+    if args.prompts || args.no_prompts {
+        fuzz = fuzz.prompts(args.prompts);
+    }
+    if let Some(budget) = args.time_budget {
+        fuzz = fuzz.time_budget(seconds("--time-budget", budget)?);
+    }
+    if let Some(timeout) = args.call_timeout {
+        fuzz = fuzz.call_timeout(seconds("--call-timeout", timeout)?);
+    }
+    if let Some(path) = &args.regressions {
+        fuzz = fuzz.regressions(path);
+    }
+    if !json {
+        println!(
+            "{} {} on protocol {} ({target})",
+            server.name, server.version, server.protocol_version,
+        );
+    }
+    let report = fuzz.run().await;
+    let _ = client.close().await;
+    if let Some(path) = &args.junit {
+        let xml = report.junit("mcp-assured fuzz").target(&target).to_string();
+        std::fs::write(path, xml).map_err(|error| {
+            Failure::output(format!("could not write {}: {error}", path.display()))
+        })?;
+    }
+    if json {
+        let output = json!({
+            "target": target,
+            "server": server,
+            "fuzz": report.entries(),
+            "findings": fuzz::findings(&report),
+            "summary": report.summary(),
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&output).unwrap_or_default()
+        );
+    } else {
+        for entry in &report {
+            anstream::println!("{}", entry.text().colour(true));
+        }
+        for (number, finding) in fuzz::findings(&report).iter().enumerate() {
+            println!(
+                "\nfinding {}: {} in {} `{}`, as a test:\n{}",
+                number + 1,
+                finding.kind,
+                finding.subject,
+                finding.name,
+                finding.reproduce.test
+            );
+        }
+        println!("{}", report.summary());
+    }
+    Ok(Exit::from_success(report.is_success()))
+}

@@ -1,0 +1,432 @@
+//! [`Fuzz`]: what to fuzz and how hard, set fluently on a client; `run` does it.
+
+use std::{
+    path::PathBuf,
+    sync::atomic::AtomicBool,
+    time::{Duration, Instant},
+};
+
+use futures::future::join_all;
+use serde_json::Value;
+use tokio::sync::Semaphore;
+
+use super::{
+    generate::Generator,
+    property::{Property, PropertyOutcome},
+    regressions::{self, Regression},
+    report::Plan,
+    run::{Context, SubjectRun, fuzz_subject},
+    session::{Restart, Session},
+    subject::{Subject, SubjectKind},
+};
+use crate::{
+    client::McpClient,
+    error::{Error, Result},
+    report::Report,
+    results::mcp::ToolResult,
+};
+
+/// Inputs generated per tool, template and prompt, valid and invalid each, by default.
+pub const DEFAULT_CASES: u32 = 100;
+
+/// Calls in flight at once, by default.
+pub const DEFAULT_CONCURRENCY: usize = 8;
+
+/// How long one call may take before it counts as a hang, by default (or the client's own
+/// timeout, when shorter).
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The environment variable that sets the seed when [`Fuzz::seed`] was not called.
+pub const SEED_VARIABLE: &str = "MCP_ASSURED_FUZZ_SEED";
+
+/// A fuzz run of a server's tools, resource templates and prompts, configured by chained
+/// setters; [`run`](Self::run) sends the inputs and returns the [`Report`]. Made by
+/// [`McpClient::fuzz`].
+#[must_use = "a Fuzz does nothing until `.run().await`"]
+pub struct Fuzz {
+    client: McpClient,
+    tools: Vec<String>,
+    excluded: Vec<String>,
+    cases: u32,
+    time_budget: Option<Duration>,
+    seed: Option<u64>,
+    call_timeout: Option<Duration>,
+    concurrency: usize,
+    include_destructive: bool,
+    templates: Option<bool>,
+    prompts: Option<bool>,
+    regressions: Option<PathBuf>,
+    properties: Vec<Property>,
+    strict: bool,
+    shrink_calls: u32,
+    restart: Option<Restart>,
+}
+
+impl std::fmt::Debug for Fuzz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Fuzz")
+            .field("target", &self.client.target())
+            .field("tools", &self.tools)
+            .field("cases", &self.cases)
+            .field("seed", &self.seed)
+            .field("restart", &self.restart.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Fuzz {
+    pub(crate) fn new(client: McpClient) -> Fuzz {
+        Fuzz {
+            client,
+            tools: Vec::new(),
+            excluded: Vec::new(),
+            cases: DEFAULT_CASES,
+            time_budget: None,
+            seed: None,
+            call_timeout: None,
+            concurrency: DEFAULT_CONCURRENCY,
+            include_destructive: false,
+            templates: None,
+            prompts: None,
+            regressions: None,
+            properties: Vec::new(),
+            strict: false,
+            shrink_calls: 256,
+            restart: None,
+        }
+    }
+
+    /// Fuzzes this tool (repeatable); once any is named, only the named tools are fuzzed,
+    /// and no templates or prompts unless asked for with [`templates`](Self::templates) or
+    /// [`prompts`](Self::prompts).
+    pub fn tool(mut self, name: impl Into<String>) -> Self {
+        self.tools.push(name.into());
+        self
+    }
+
+    /// Leaves this tool out (repeatable).
+    pub fn exclude_tool(mut self, name: impl Into<String>) -> Self {
+        self.excluded.push(name.into());
+        self
+    }
+
+    /// Inputs generated per tool, template and prompt: this many valid ones and this many
+    /// invalid ones ([`DEFAULT_CASES`]).
+    pub fn cases(mut self, cases: u32) -> Self {
+        self.cases = cases;
+        self
+    }
+
+    /// Stops sending new inputs (and shrinking) once the run has taken this long; what was
+    /// found so far is reported, and the run's entry says the budget ran out.
+    pub fn time_budget(mut self, budget: Duration) -> Self {
+        self.time_budget = Some(budget);
+        self
+    }
+
+    /// The seed every input is generated from: the same seed, the same inputs. Without it,
+    /// `MCP_ASSURED_FUZZ_SEED` or a random one; the report says which, to run it again.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = Some(seed);
+        self
+    }
+
+    /// How long one call may take before it counts as a hang ([`DEFAULT_CALL_TIMEOUT`],
+    /// or the client's timeout when that is shorter).
+    pub fn call_timeout(mut self, timeout: Duration) -> Self {
+        self.call_timeout = Some(timeout);
+        self
+    }
+
+    /// Calls in flight at once ([`DEFAULT_CONCURRENCY`]); 1 sends one at a time.
+    pub fn concurrency(mut self, calls: usize) -> Self {
+        self.concurrency = calls.max(1);
+        self
+    }
+
+    /// Also fuzzes tools annotated `destructiveHint: true`, which are skipped by default.
+    pub fn include_destructive(mut self, include: bool) -> Self {
+        self.include_destructive = include;
+        self
+    }
+
+    /// Whether resource templates are fuzzed (their variables); on by default unless tools
+    /// were named with [`tool`](Self::tool).
+    pub fn templates(mut self, fuzz: bool) -> Self {
+        self.templates = Some(fuzz);
+        self
+    }
+
+    /// Whether prompts are fuzzed (their arguments); on by default unless tools were named
+    /// with [`tool`](Self::tool).
+    pub fn prompts(mut self, fuzz: bool) -> Self {
+        self.prompts = Some(fuzz);
+        self
+    }
+
+    /// A regression file: the inputs of its past findings are sent first, and every new
+    /// finding is added to it. Commit it with the tests, as proptest's regression files.
+    pub fn regressions(mut self, path: impl Into<PathBuf>) -> Self {
+        self.regressions = Some(path.into());
+        self
+    }
+
+    /// Warnings fail: an extra property accepted where `additionalProperties` is false, a
+    /// prompt that serves a missing required argument (SHOULDs of the specification).
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// How to start the server again after a call killed it, when the client cannot do it
+    /// itself: a stdio server is started again by
+    /// [`McpClient::reconnect`](crate::McpClient::reconnect), but a server the test started
+    /// over HTTP needs starting anew. The closure returns a client connected to the new one.
+    pub fn restart_with<F, Fut>(mut self, restart: F) -> Self
+    where
+        F: Fn() -> Fut + Send + Sync + 'static,
+        Fut: std::future::Future<Output = Result<McpClient>> + Send + 'static,
+    {
+        self.restart = Some(std::sync::Arc::new(move || Box::pin(restart())));
+        self
+    }
+
+    /// A property of every valid call of the tools fuzzed (those named with
+    /// [`tool`](Self::tool), or all): the closure gets the arguments and the result and
+    /// returns `bool`, `Result<(), E: Display>`, or `()` and panics (an assertion) when it
+    /// does not hold. A call for which it does not hold is a finding, shrunk to the
+    /// smallest arguments that still break it.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> mcp_assured::Result<()> {
+    /// use mcp_assured::{McpAssured, prelude::*};
+    /// use mcp_assured_examples::ExampleServer;
+    ///
+    /// let client = McpAssured::client().service(ExampleServer::new()).build().await?;
+    /// let report = client
+    ///     .fuzz()
+    ///     .tool("add")
+    ///     .cases(50)
+    ///     .seed(7)
+    ///     .property("the sum is a number", |_arguments, result| {
+    ///         result.text().parse::<f64>().is_ok()
+    ///     })
+    ///     .run()
+    ///     .await;
+    /// report.assert().no_findings();
+    /// # Ok(()) }
+    /// ```
+    pub fn property<F, O>(mut self, name: impl Into<String>, check: F) -> Self
+    where
+        F: Fn(&Value, &ToolResult) -> O + Send + Sync + 'static,
+        O: PropertyOutcome,
+    {
+        self.properties.push(Property::new(name, check));
+        self
+    }
+
+    /// Fuzzes the server and returns what was found: an entry per finding (failed, or
+    /// warned for a SHOULD), each carrying a [`Finding`](super::Finding) in
+    /// `details.finding` with a shrunk input and its reproduction; a passed entry per
+    /// subject with none; and `fuzz.run`, with the seed.
+    ///
+    /// A stdio server that crashes is started again and the run goes on; what killed it is
+    /// in the finding. A server that cannot be started again (in process, or at a URL) ends
+    /// the run, and the subjects left are reported as not fuzzed.
+    pub async fn run(self) -> Report {
+        let started = Instant::now();
+        let seed = self
+            .seed
+            .or_else(seed_from_environment)
+            .unwrap_or_else(random_seed);
+        let mut plan = Plan::new(seed, self.strict, self.client.protocol_version());
+        let subjects = match self.subjects().await {
+            Ok(subjects) => subjects,
+            Err(error) => {
+                plan.listing_failed(error);
+                return plan.report(Vec::new(), started.elapsed(), 0, false, Vec::new());
+            }
+        };
+        let past = match &self.regressions {
+            Some(path) => match regressions::load(path) {
+                Ok(past) => past,
+                Err(error) => {
+                    plan.listing_failed(error);
+                    Vec::new()
+                }
+            },
+            None => Vec::new(),
+        };
+        let call_timeout = self
+            .call_timeout
+            .unwrap_or_else(|| DEFAULT_CALL_TIMEOUT.min(self.client.timeout()));
+        let session = Session::new(self.client.clone(), call_timeout, self.restart.clone());
+        let context = Context {
+            session: &session,
+            in_flight: Semaphore::new(self.concurrency),
+            concurrency: self.concurrency,
+            seed,
+            cases: self.cases,
+            shrink_calls: self.shrink_calls,
+            deadline: self.time_budget.map(|budget| started + budget),
+            properties: &self.properties,
+            reached: self.client.reached_by(),
+            out_of_time: AtomicBool::new(false),
+        };
+        let mut runs = Vec::new();
+        for subject in subjects {
+            if subject.is_destructive() && !self.include_destructive {
+                plan.destructive(&subject);
+                continue;
+            }
+            match Generator::new(&subject.argument_schema()) {
+                Ok(generator) => runs.push((subject, generator)),
+                Err(unsupported) => plan.unsupported(&subject, &unsupported),
+            }
+        }
+        let results: Vec<SubjectRun> = join_all(runs.into_iter().map(|(subject, generator)| {
+            let mine: Vec<Regression> = past
+                .iter()
+                .filter(|r| r.subject == subject.kind() && r.name == subject.name())
+                .cloned()
+                .collect();
+            let context = &context;
+            async move { fuzz_subject(context, subject, generator, &mine).await }
+        }))
+        .await;
+        if let Some(path) = &self.regressions {
+            let found: Vec<Regression> = results
+                .iter()
+                .flat_map(|run| &run.findings)
+                .filter_map(Regression::of)
+                .collect();
+            if let Err(error) = regressions::save(path, &found) {
+                plan.listing_failed(error);
+            }
+        }
+        let out_of_time = context
+            .out_of_time
+            .load(std::sync::atomic::Ordering::Relaxed);
+        let restarts = session.restarts();
+        let deaths = session.deaths.lock().expect("never poisoned").clone();
+        // A client the run started itself is closed; the caller's is theirs.
+        if restarts > 0
+            && let Some(client) = session.current_client().await
+        {
+            let _ = client.close().await;
+        }
+        plan.report(results, started.elapsed(), restarts, out_of_time, deaths)
+    }
+
+    /// What the server offers that is to be fuzzed, in the order listed.
+    async fn subjects(&self) -> Result<Vec<Subject>> {
+        let named = &self.tools;
+        let mut subjects = Vec::new();
+        for tool in self.client.list_tools_json().await? {
+            let Some(subject) = Subject::tool(&tool) else {
+                continue;
+            };
+            let wanted = named.is_empty() || named.iter().any(|n| n == subject.name());
+            if wanted && !self.excluded.iter().any(|e| e == subject.name()) {
+                subjects.push(subject);
+            }
+        }
+        for name in named {
+            if !subjects
+                .iter()
+                .any(|s| s.kind() == SubjectKind::Tool && s.name() == name)
+            {
+                return Err(Error::NotFound {
+                    kind: "tool",
+                    name: name.clone(),
+                    available: self
+                        .client
+                        .list_tools_json()
+                        .await?
+                        .iter()
+                        .filter_map(|t| t.get("name")?.as_str().map(str::to_owned))
+                        .collect(),
+                });
+            }
+        }
+        let capabilities = self.client.server_capabilities();
+        let everything = self.tools.is_empty();
+        if self.templates.unwrap_or(everything) && capabilities.get("resources").is_some() {
+            for template in all_pages(
+                &self.client,
+                "resources/templates/list",
+                "resourceTemplates",
+            )
+            .await?
+            {
+                subjects.extend(Subject::template(&template));
+            }
+        }
+        if self.prompts.unwrap_or(everything) && capabilities.get("prompts").is_some() {
+            for prompt in all_pages(&self.client, "prompts/list", "prompts").await? {
+                subjects.extend(Subject::prompt(&prompt));
+            }
+        }
+        Ok(subjects)
+    }
+}
+
+/// Every item of a paginated list, as the server sent them.
+async fn all_pages(client: &McpClient, method: &str, field: &str) -> Result<Vec<Value>> {
+    let mut items = Vec::new();
+    let mut cursor: Option<String> = None;
+    for _ in 0..100 {
+        let params = match &cursor {
+            Some(cursor) => serde_json::json!({"cursor": cursor}),
+            None => serde_json::json!({}),
+        };
+        let page = client.request(method, params).await?;
+        items.extend(
+            page.get(field)
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default(),
+        );
+        cursor = page
+            .get("nextCursor")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        if cursor.is_none() {
+            break;
+        }
+    }
+    Ok(items)
+}
+
+fn seed_from_environment() -> Option<u64> {
+    std::env::var(SEED_VARIABLE).ok()?.trim().parse().ok()
+}
+
+fn random_seed() -> u64 {
+    use std::hash::{BuildHasher, RandomState};
+    RandomState::new().hash_one(Instant::now())
+}
+
+impl McpClient {
+    /// A fuzz run of this server: every tool's arguments generated from its `inputSchema`
+    /// (valid ones, which must be served, and invalid ones, which must be refused), and the
+    /// variables of resource templates and arguments of prompts, judged for crashes, hangs,
+    /// errors, leaked internals, output-schema violations and the properties given; each
+    /// finding shrunk to the smallest input that still shows it. See [`crate::fuzz`].
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> mcp_assured::Result<()> {
+    /// use mcp_assured::{McpAssured, prelude::*};
+    /// use mcp_assured_examples::ExampleServer;
+    ///
+    /// let client = McpAssured::client().service(ExampleServer::new()).build().await?;
+    /// let report = client.fuzz().cases(20).seed(1).run().await;
+    /// println!("{report}");
+    /// # Ok(()) }
+    /// ```
+    pub fn fuzz(&self) -> Fuzz {
+        Fuzz::new(self.clone())
+    }
+}

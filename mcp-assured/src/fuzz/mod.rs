@@ -1,0 +1,93 @@
+//! Finding the bugs nobody wrote a test for: every tool's arguments generated from its
+//! `inputSchema` on [proptest](https://docs.rs/proptest), sent many at a time, each answer
+//! judged, and each bug shrunk to the smallest input that still shows it.
+//!
+//! [`McpClient::fuzz`](crate::McpClient::fuzz) starts a run; [`Fuzz`]'s setters say what
+//! and how hard; `run().await` returns the [`Report`](crate::report::Report), whose
+//! `.assert().no_findings()` fails a test with each finding and its reproduction.
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> mcp_assured::Result<()> {
+//! use mcp_assured::{McpAssured, fuzz, prelude::*};
+//! use mcp_assured_examples::ExampleServer;
+//!
+//! let client = McpAssured::client().service(ExampleServer::new()).build().await?;
+//! let report = client.fuzz().tool("add").cases(50).seed(42).run().await;
+//! report.assert().no_findings();
+//! assert!(fuzz::findings(&report).is_empty());
+//! # Ok(()) }
+//! ```
+//!
+//! # What is generated
+//! For each tool, valid inputs (boundaries weighted: minimum, maximum, empty, exact
+//! lengths) and invalid ones, each a minimal mutation of a valid input: a required property
+//! dropped, a wrong type, one past a bound, a string one too long, a value outside an
+//! `enum`, an extra property where `additionalProperties` is false ([`generate`]). A
+//! resource template's variables and a prompt's arguments are strings; a prompt's invalid
+//! inputs drop a required argument. A schema no input can be generated from is reported (a
+//! warning), never skipped silently. Tools annotated `destructiveHint` are skipped unless
+//! [`Fuzz::include_destructive`].
+//!
+//! # What is a bug
+//! | kind | valid input | invalid input |
+//! | --- | --- | --- |
+//! | `crash` | the process exits or the connection drops | the same |
+//! | `hang` | no answer within the per-call timeout | the same |
+//! | `jsonrpc_error` | any JSON-RPC error (-32603, 0, even -32602) | |
+//! | `internal_error` | | an error other than -32602 or an `isError` result |
+//! | `accepted_invalid` | | served as if valid |
+//! | `leaked_internals` | a stack trace or source path in the answer | the same |
+//! | `output_schema` | `structuredContent` missing or breaking the `outputSchema` | |
+//! | `broken_answer` | not a JSON-RPC answer of the method | the same |
+//! | `property` | a property of yours does not hold | |
+//!
+//! Findings fail their entry, except where the specification only says SHOULD (a prompt
+//! serving a missing required argument) and an extra property accepted (zod and pydantic
+//! drop unknown properties by default): those warn, unless [`Fuzz::strict`].
+//!
+//! A resource template answering -32002 (not found) or -32602 is no bug: a generated value
+//! may name nothing. Nor is a prompt answering -32602: its arguments are strings with no
+//! schema, and a value it does not take (one of a set named only in a description) is
+//! refused.
+//!
+//! # Crashes, hangs and speed
+//! Calls go out [`DEFAULT_CONCURRENCY`] at a time. A crash takes every call in flight with
+//! it, so each of those is sent again alone to tell the input that killed the server; a
+//! stdio server is started again ([`McpClient::reconnect`](crate::McpClient::reconnect))
+//! and the run goes on. A hang is the input's when the server still answers a `ping`. The
+//! first hang or crash of a subject ends that subject's phase (each more would cost a
+//! timeout or a restart). While shrinking a hang, a call counts as hung after twenty times
+//! the slowest answer seen (at least 250 ms), shrinking stops after five per-call timeouts,
+//! and the smallest input is confirmed with the full timeout. The failures of valid inputs
+//! shrink while the invalid ones are sent.
+//!
+//! # Seeds and regression files
+//! Every input follows from the run's seed (printed in `fuzz.run`; [`Fuzz::seed`], `--seed`,
+//! or `MCP_ASSURED_FUZZ_SEED`). [`Fuzz::regressions`] names a file to which every finding's
+//! shrunk input is added, and from which past ones are sent first.
+
+mod builder;
+mod cases;
+pub mod generate;
+mod leak;
+mod oracle;
+mod polish;
+mod property;
+mod regressions;
+mod report;
+mod reproduce;
+mod run;
+mod session;
+mod subject;
+mod uri_template;
+
+pub use self::{
+    builder::{DEFAULT_CALL_TIMEOUT, DEFAULT_CASES, DEFAULT_CONCURRENCY, Fuzz, SEED_VARIABLE},
+    property::{Property, PropertyOutcome},
+};
+
+pub use crate::report::{Finding, FindingKind, Reproduction, finding_of, findings};
+
+/// The suite of a fuzz run's entries (a JUnit test suite).
+pub const SUITE: &str = "fuzz";

@@ -1,0 +1,287 @@
+//! Whether an answer is a bug: the same questions for every server, asked of each call
+//! (valid input must be served, invalid input refused, neither may crash, hang, or show the
+//! server's internals), and the author's own properties.
+
+use serde_json::Value;
+
+use super::{
+    leak,
+    property::{Property, Verdict},
+    session::Outcome,
+    subject::Subject,
+};
+use crate::{error::code, report::FindingKind, results::mcp::ToolResult, schema::Schema};
+
+/// What the input was generated to be.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Expect {
+    /// Valid against the schema: to be served.
+    Valid,
+    /// Invalid in one way (the mutation, in words): to be refused.
+    Invalid(String),
+}
+
+/// A call that went wrong, and how.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Failure {
+    pub(crate) kind: FindingKind,
+    /// The property broken, for [`FindingKind::Property`].
+    pub(crate) property: Option<String>,
+    /// What happened, in a sentence.
+    pub(crate) what: String,
+}
+
+impl Failure {
+    fn new(kind: FindingKind, what: impl Into<String>) -> Failure {
+        Failure {
+            kind,
+            property: None,
+            what: what.into(),
+        }
+    }
+
+    /// Whether `other` is the same failure, as shrinking must keep it.
+    pub(crate) fn same_as(&self, other: &Failure) -> bool {
+        self.kind == other.kind && self.property == other.property
+    }
+}
+
+/// What the oracle needs to know of a subject, compiled once.
+#[derive(Debug)]
+pub(crate) struct Oracle<'a> {
+    pub(crate) subject: &'a Subject,
+    /// The schema its arguments are generated from, to keep shrunk inputs what they were.
+    pub(crate) argument_schema: Schema,
+    pub(crate) output_schema: Option<Schema>,
+    pub(crate) properties: &'a [Property],
+}
+
+impl<'a> Oracle<'a> {
+    pub(crate) fn new(subject: &'a Subject, properties: &'a [Property]) -> Oracle<'a> {
+        let output_schema = match subject {
+            Subject::Tool {
+                output_schema: Some(schema),
+                ..
+            } => Some(Schema::compile(schema)),
+            _ => None,
+        };
+        Oracle {
+            subject,
+            argument_schema: Schema::compile(&subject.argument_schema()),
+            output_schema,
+            properties,
+        }
+    }
+
+    /// The failure `outcome` shows for `arguments` sent as `expect`, if any.
+    pub(crate) fn judge(
+        &self,
+        arguments: &Value,
+        expect: &Expect,
+        outcome: &Outcome,
+    ) -> Option<Failure> {
+        match outcome {
+            Outcome::Crashed { what, .. } => Some(Failure::new(FindingKind::Crash, what.clone())),
+            Outcome::Hung { timeout } => Some(Failure::new(
+                FindingKind::Hang,
+                format!("no answer within {timeout:?}"),
+            )),
+            Outcome::Broken { what } => Some(Failure::new(FindingKind::BrokenAnswer, what.clone())),
+            Outcome::Unreachable { .. } => None,
+            Outcome::Refused {
+                code: error_code,
+                message,
+                data,
+            } => self.refused(arguments, expect, *error_code, message, data.as_ref()),
+            Outcome::Answered { result, .. } => self.answered(arguments, expect, result),
+        }
+    }
+
+    fn refused(
+        &self,
+        arguments: &Value,
+        expect: &Expect,
+        error_code: i32,
+        message: &str,
+        data: Option<&Value>,
+    ) -> Option<Failure> {
+        let error = format!(
+            "JSON-RPC error {error_code}{}: {message}",
+            code::name(error_code)
+                .map(|n| format!(" ({n})"))
+                .unwrap_or_default()
+        );
+        let refusal_expected = match (self.subject, expect) {
+            (_, Expect::Invalid(_)) => error_code == code::INVALID_PARAMS,
+            // A variable's value may name no resource: "not found" is an answer.
+            (Subject::Template { .. }, Expect::Valid) => {
+                error_code == code::RESOURCE_NOT_FOUND || error_code == code::INVALID_PARAMS
+            }
+            // A prompt's arguments are strings with no schema: a value the server does not
+            // take (one outside a set it names only in a description) is refused, not failed.
+            (Subject::Prompt { .. }, Expect::Valid) => error_code == code::INVALID_PARAMS,
+            (_, Expect::Valid) => false,
+        };
+        if !refusal_expected {
+            let kind = match expect {
+                Expect::Valid => FindingKind::ErrorOnValidInput,
+                Expect::Invalid(_) => FindingKind::InternalError,
+            };
+            let what = match expect {
+                Expect::Valid => format!("valid input was answered with {error}"),
+                Expect::Invalid(mutation) => format!(
+                    "invalid input ({mutation}) was answered with {error}, not refused with \
+                     -32602 (Invalid params) or an isError result"
+                ),
+            };
+            return Some(Failure::new(kind, what));
+        }
+        let mut text = message.to_owned();
+        if let Some(data) = data {
+            text.push('\n');
+            text.push_str(&data.to_string());
+        }
+        self.leak(arguments, &text)
+    }
+
+    fn answered(&self, arguments: &Value, expect: &Expect, result: &Value) -> Option<Failure> {
+        if let Some(broken) = self.shape(result) {
+            return Some(Failure::new(FindingKind::BrokenAnswer, broken));
+        }
+        let is_error = result.get("isError").and_then(Value::as_bool) == Some(true);
+        let incomplete = result.get("resultType").and_then(Value::as_str) == Some("input_required");
+        if let Expect::Invalid(mutation) = expect {
+            let refused = is_error || incomplete;
+            if !refused {
+                return Some(Failure::new(
+                    FindingKind::AcceptedInvalid,
+                    format!("invalid input ({mutation}) was accepted: the answer is no error"),
+                ));
+            }
+        }
+        if let Some(leak) = self.leak(arguments, &answer_text(result)) {
+            return Some(leak);
+        }
+        if *expect != Expect::Valid || is_error || incomplete {
+            return None;
+        }
+        if let Some(schema) = &self.output_schema {
+            match result.get("structuredContent") {
+                None => {
+                    return Some(Failure::new(
+                        FindingKind::OutputSchema,
+                        "the tool declares an outputSchema but the result has no structuredContent",
+                    ));
+                }
+                Some(structured) => {
+                    let violations = schema.violations(structured);
+                    if !violations.is_empty() {
+                        return Some(Failure::new(
+                            FindingKind::OutputSchema,
+                            format!(
+                                "structuredContent breaks the outputSchema: {}",
+                                violations
+                                    .iter()
+                                    .map(ToString::to_string)
+                                    .collect::<Vec<_>>()
+                                    .join("; ")
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        self.properties_hold(arguments, result)
+    }
+
+    /// What is missing from a result for it to be one of its method's.
+    fn shape(&self, result: &Value) -> Option<String> {
+        let (field, method) = match self.subject {
+            Subject::Tool { .. } => ("content", "tools/call"),
+            Subject::Template { .. } => ("contents", "resources/read"),
+            Subject::Prompt { .. } => ("messages", "prompts/get"),
+        };
+        if result.get("resultType").and_then(Value::as_str) == Some("input_required") {
+            return None;
+        }
+        match result.get(field) {
+            Some(Value::Array(_)) => None,
+            _ if field == "content" && result.get("structuredContent").is_some() => None,
+            _ => Some(format!(
+                "the {method} result has no `{field}` array: {}",
+                cut(&result.to_string())
+            )),
+        }
+    }
+
+    fn leak(&self, arguments: &Value, text: &str) -> Option<Failure> {
+        let (what, line) = leak::find(text, &strings_in(arguments))?;
+        Some(Failure::new(
+            FindingKind::LeakedInternals,
+            format!("the answer shows {what}: {line}"),
+        ))
+    }
+
+    fn properties_hold(&self, arguments: &Value, result: &Value) -> Option<Failure> {
+        if self.properties.is_empty() {
+            return None;
+        }
+        let Subject::Tool { name, .. } = self.subject else {
+            return None;
+        };
+        let typed = match serde_json::from_value(result.clone()) {
+            Ok(typed) => ToolResult::new(name.clone(), typed),
+            Err(error) => {
+                return Some(Failure::new(
+                    FindingKind::BrokenAnswer,
+                    format!("the result is not a CallToolResult: {error}"),
+                ));
+            }
+        };
+        self.properties
+            .iter()
+            .find_map(|property| match property.check(arguments, &typed) {
+                Verdict::Holds => None,
+                Verdict::Broken(why) => Some(Failure {
+                    kind: FindingKind::Property,
+                    property: Some(property.name().to_owned()),
+                    what: format!("property `{}` does not hold: {why}", property.name()),
+                }),
+            })
+    }
+}
+
+/// Every text of an answer: tool content, resource contents, prompt messages, and
+/// structured content, one per line.
+fn answer_text(result: &Value) -> String {
+    let mut texts = Vec::new();
+    collect_texts(result, &mut texts);
+    texts.join("\n")
+}
+
+fn collect_texts(value: &Value, texts: &mut Vec<String>) {
+    match value {
+        Value::String(text) => texts.push(text.clone()),
+        Value::Array(items) => items.iter().for_each(|item| collect_texts(item, texts)),
+        Value::Object(fields) => fields
+            .iter()
+            .filter(|(key, _)| key.as_str() != "_meta")
+            .for_each(|(_, value)| collect_texts(value, texts)),
+        _ => {}
+    }
+}
+
+/// The strings the input carried, which an answer may echo without leaking anything.
+fn strings_in(arguments: &Value) -> String {
+    let mut texts = Vec::new();
+    collect_texts(arguments, &mut texts);
+    texts.join("\n")
+}
+
+fn cut(text: &str) -> String {
+    if text.chars().count() > 300 {
+        format!("{}…", text.chars().take(300).collect::<String>())
+    } else {
+        text.to_owned()
+    }
+}

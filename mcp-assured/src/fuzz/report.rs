@@ -1,0 +1,200 @@
+//! A fuzz run as the project's one [`Report`]: `fuzz.run` with the seed, an entry per
+//! finding (failed, or warned where the specification only says SHOULD), and one per
+//! subject that ran clean, was skipped, or could not be fuzzed.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use super::{
+    SUITE,
+    generate::Unsupported,
+    run::SubjectRun,
+    subject::{Subject, SubjectKind},
+};
+use crate::{
+    checks::clauses,
+    report::{Entry, Finding, FindingKind, Report, Status, finding::compact},
+};
+
+/// What the run decided before and beside fuzzing, and how it turns into entries.
+#[derive(Debug)]
+pub(crate) struct Plan {
+    seed: u64,
+    strict: bool,
+    protocol_version: String,
+    /// Entries written before the subjects ran: listing failures, skips, unsupported schemas.
+    early: Vec<Entry>,
+}
+
+impl Plan {
+    pub(crate) fn new(seed: u64, strict: bool, protocol_version: &str) -> Plan {
+        Plan {
+            seed,
+            strict,
+            protocol_version: protocol_version.to_owned(),
+            early: Vec::new(),
+        }
+    }
+
+    pub(crate) fn listing_failed(&mut self, error: impl std::fmt::Display) {
+        self.early.push(Entry::new(
+            SUITE,
+            "fuzz.setup",
+            Status::Failed,
+            error.to_string(),
+        ));
+    }
+
+    pub(crate) fn destructive(&mut self, subject: &Subject) {
+        self.early.push(Entry::new(
+            SUITE,
+            entry_name(subject),
+            Status::Skipped,
+            "annotated destructiveHint: not fuzzed without include_destructive(true) \
+             (--include-destructive)",
+        ));
+    }
+
+    pub(crate) fn unsupported(&mut self, subject: &Subject, unsupported: &Unsupported) {
+        let mut entry = Entry::new(
+            SUITE,
+            entry_name(subject),
+            Status::Warned,
+            format!("not fuzzed: no input can be generated from its schema: {unsupported}"),
+        );
+        entry.details = json!({"schema": subject.argument_schema()});
+        self.early.push(entry);
+    }
+
+    /// The report: `fuzz.run` first, then what was decided early, then each subject.
+    pub(crate) fn report(
+        self,
+        runs: Vec<SubjectRun>,
+        took: Duration,
+        restarts: u32,
+        out_of_time: bool,
+        deaths: Vec<String>,
+    ) -> Report {
+        let calls: u32 = runs.iter().map(|r| r.valid_calls + r.invalid_calls).sum();
+        let count = |kind| runs.iter().filter(|r| r.subject.kind() == kind).count();
+        let mut message = format!(
+            "seed {}: {calls} calls to {} tools, {} templates and {} prompts in {:.1} s",
+            self.seed,
+            count(SubjectKind::Tool),
+            count(SubjectKind::Template),
+            count(SubjectKind::Prompt),
+            took.as_secs_f64(),
+        );
+        if restarts > 0 {
+            message.push_str(&format!("; the server was started again {restarts} times"));
+        }
+        if out_of_time {
+            message.push_str("; the time budget ran out before every input was sent");
+        }
+        message.push_str(&format!(
+            "; to run the same inputs again: .seed({0}) or --seed {0}",
+            self.seed
+        ));
+        let mut summary = Entry::new(SUITE, "fuzz.run", Status::Passed, message);
+        summary.duration = Some(took);
+        summary.details = json!({
+            "seed": self.seed,
+            "calls": calls,
+            "restarts": restarts,
+            "out_of_time": out_of_time,
+            "server_deaths": deaths,
+        });
+        let mut report = Report::default();
+        report.push(summary);
+        report.extend(self.early.iter().cloned());
+        for run in runs {
+            report.extend(self.entries_of(run));
+        }
+        report
+    }
+
+    fn entries_of(&self, run: SubjectRun) -> Vec<Entry> {
+        let name = entry_name(&run.subject);
+        let sent = format!(
+            "{} valid and {} invalid inputs",
+            run.valid_calls, run.invalid_calls
+        );
+        let notes = run.notes.clone();
+        if run.findings.is_empty() {
+            let status = if run.valid_calls + run.invalid_calls == 0 {
+                Status::Warned
+            } else {
+                Status::Passed
+            };
+            let mut entry = Entry::new(SUITE, name, status, format!("{sent}, no finding"));
+            entry.problems = notes;
+            entry.details =
+                json!({"valid_calls": run.valid_calls, "invalid_calls": run.invalid_calls});
+            return vec![entry];
+        }
+        run.findings
+            .into_iter()
+            .map(|finding| {
+                let mut entry = self.finding_entry(&name, finding);
+                entry.problems.extend(notes.iter().cloned());
+                entry
+            })
+            .collect()
+    }
+
+    fn finding_entry(&self, subject_entry: &str, finding: Finding) -> Entry {
+        let clause = clauses::of_finding(
+            finding.kind.as_str(),
+            &finding.subject,
+            &self.protocol_version,
+        );
+        let should_only = clause
+            .as_ref()
+            .is_some_and(|clause| !clause.level.is_requirement());
+        let extra_property = finding.kind == FindingKind::AcceptedInvalid
+            && finding
+                .mutation
+                .as_deref()
+                .is_some_and(|m| m.starts_with("extra property"));
+        let status = if (should_only || extra_property) && !self.strict {
+            Status::Warned
+        } else {
+            Status::Failed
+        };
+        let mut message = finding.to_string();
+        if finding.arguments != finding.found_with {
+            message.push_str(&format!(
+                " (shrunk in {} steps from {})",
+                finding.shrink_steps,
+                compact(&finding.found_with)
+            ));
+        }
+        if finding.replayed {
+            message.push_str(" (replayed from the regression file)");
+        }
+        if extra_property && status == Status::Warned {
+            message.push_str(
+                "; warned, not failed: zod and pydantic drop unknown properties by default \
+                 (strict fails it)",
+            );
+        }
+        if let Some(command) = &finding.reproduce.command {
+            message.push_str(&format!("\n  reproduce: {command}"));
+        }
+        let mut entry = Entry::new(
+            SUITE,
+            format!("{subject_entry}.{}", finding.kind),
+            status,
+            message,
+        );
+        entry.clause = clause;
+        entry.details = json!({"finding": finding});
+        entry
+    }
+}
+
+/// `fuzz.tools.greet`, `fuzz.templates.file:///{path}`, `fuzz.prompts.summary`.
+fn entry_name(subject: &Subject) -> String {
+    format!("fuzz.{}.{}", subject.kind().plural(), subject.name())
+}

@@ -1,0 +1,300 @@
+//! The connection a fuzz run calls through: one request at a time or many, the answer
+//! turned into an [`Outcome`], and the server started again when a call killed it.
+
+use std::{
+    fmt,
+    future::Future,
+    pin::Pin,
+    sync::{
+        Arc,
+        atomic::{AtomicU32, Ordering},
+    },
+    time::{Duration, Instant},
+};
+
+use serde_json::Value;
+use tokio::sync::{Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+use crate::{
+    client::{McpClient, input_required},
+    error::{Error, Result},
+};
+
+/// How a request ended.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Outcome {
+    /// A result came back.
+    Answered { result: Value, elapsed: Duration },
+    /// A JSON-RPC error came back.
+    Refused {
+        code: i32,
+        message: String,
+        data: Option<Value>,
+    },
+    /// Nothing came back within the per-call timeout (the request was cancelled).
+    Hung { timeout: Duration },
+    /// The server went away: its process exited, or the connection dropped.
+    Crashed {
+        what: String,
+        /// The last lines it wrote to stderr, for a child process.
+        stderr_tail: Option<String>,
+    },
+    /// Something came back that is not a JSON-RPC answer: junk on stdout, an HTTP error,
+    /// a result of the wrong shape.
+    Broken { what: String },
+    /// The server is gone and could not be started again; nothing was sent.
+    Unreachable { what: String },
+}
+
+/// The first line of an error's message (the rest is the stderr tail, kept apart).
+fn first_line(message: &str) -> String {
+    message.lines().next().unwrap_or_default().to_owned()
+}
+
+/// The last ten lines of a stderr tail: what the process said as it died.
+fn last_lines(tail: &str) -> String {
+    let lines: Vec<&str> = tail.lines().collect();
+    lines[lines.len().saturating_sub(10)..].join("\n")
+}
+
+impl Outcome {
+    /// Whether the call could have taken the server down with it.
+    pub(crate) fn lost_the_server(&self) -> bool {
+        matches!(self, Outcome::Crashed { .. })
+    }
+}
+
+/// How a server that died is started again and connected to, when
+/// [`McpClient::reconnect`] cannot (a server the test started over HTTP, say).
+pub(crate) type Restart =
+    Arc<dyn Fn() -> Pin<Box<dyn Future<Output = Result<McpClient>> + Send>> + Send + Sync>;
+
+/// The live client, replaced by a new one when the server dies.
+pub(crate) struct Session {
+    current: Mutex<Current>,
+    /// Calls hold it shared; a call that must run alone (to tell which input crashed the
+    /// server or hung it) holds it exclusively.
+    gate: RwLock<()>,
+    call_timeout: Duration,
+    restarts: AtomicU32,
+    /// What each crash left on stderr, and why a restart failed.
+    pub(crate) deaths: std::sync::Mutex<Vec<String>>,
+    restart: Option<Restart>,
+}
+
+impl fmt::Debug for Session {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Session")
+            .field("call_timeout", &self.call_timeout)
+            .field("restarts", &self.restarts)
+            .finish_non_exhaustive()
+    }
+}
+
+#[derive(Debug)]
+struct Current {
+    client: Option<McpClient>,
+    /// Counts the clients, so a crash seen by many calls restarts the server once.
+    generation: u64,
+    /// Why the server cannot be reached any more.
+    gone: Option<String>,
+}
+
+/// The client a call went out on.
+#[derive(Debug, Clone)]
+pub(crate) struct Handle {
+    client: McpClient,
+    generation: u64,
+}
+
+impl Session {
+    pub(crate) fn new(
+        client: McpClient,
+        call_timeout: Duration,
+        restart: Option<Restart>,
+    ) -> Arc<Session> {
+        Arc::new(Session {
+            current: Mutex::new(Current {
+                client: Some(client),
+                generation: 0,
+                gone: None,
+            }),
+            gate: RwLock::new(()),
+            call_timeout,
+            restarts: AtomicU32::new(0),
+            deaths: std::sync::Mutex::new(Vec::new()),
+            restart,
+        })
+    }
+
+    pub(crate) fn call_timeout(&self) -> Duration {
+        self.call_timeout
+    }
+
+    /// How many times the server was started again.
+    pub(crate) fn restarts(&self) -> u32 {
+        self.restarts.load(Ordering::Relaxed)
+    }
+
+    /// Why the server cannot be reached any more, if it cannot.
+    pub(crate) async fn gone(&self) -> Option<String> {
+        self.current.lock().await.gone.clone()
+    }
+
+    /// Leave to call alongside other calls.
+    pub(crate) async fn shared(&self) -> RwLockReadGuard<'_, ()> {
+        self.gate.read().await
+    }
+
+    /// Leave to call with no other call in flight.
+    pub(crate) async fn alone(&self) -> RwLockWriteGuard<'_, ()> {
+        self.gate.write().await
+    }
+
+    async fn handle(&self) -> Result<Handle, String> {
+        let current = self.current.lock().await;
+        match (&current.client, &current.gone) {
+            (Some(client), None) => Ok(Handle {
+                client: client.clone(),
+                generation: current.generation,
+            }),
+            (_, Some(gone)) => Err(gone.clone()),
+            (None, None) => Err("the server is not connected".to_owned()),
+        }
+    }
+
+    /// Sends one request with the per-call timeout (or `timeout`), holding whatever leave
+    /// the caller took. A crash starts the server again before returning.
+    pub(crate) async fn call(
+        &self,
+        method: &str,
+        params: &Value,
+        timeout: Option<Duration>,
+    ) -> Outcome {
+        let handle = match self.handle().await {
+            Ok(handle) => handle,
+            Err(what) => return Outcome::Unreachable { what },
+        };
+        let timeout = timeout.unwrap_or(self.call_timeout);
+        let started = Instant::now();
+        let answer = handle
+            .client
+            .with_timeout(timeout)
+            .request(method, params.clone())
+            .await;
+        let outcome = match answer {
+            Ok(result) => Outcome::Answered {
+                result,
+                elapsed: started.elapsed(),
+            },
+            Err(Error::JsonRpc {
+                code,
+                message,
+                data,
+                ..
+            }) => Outcome::Refused {
+                code,
+                message,
+                data,
+            },
+            Err(Error::Timeout { .. }) => Outcome::Hung { timeout },
+            Err(error) if input_required::is_unanswered(&error) => Outcome::Answered {
+                result: serde_json::json!({"resultType": "input_required"}),
+                elapsed: started.elapsed(),
+            },
+            Err(error @ (Error::Undecodable { .. } | Error::UnexpectedResponse { .. })) => {
+                Outcome::Broken {
+                    what: error.to_string(),
+                }
+            }
+            Err(
+                error @ Error::Transport {
+                    status: Some(_), ..
+                },
+            ) if !handle.client.is_closed() => Outcome::Broken {
+                what: error.to_string(),
+            },
+            Err(error) => Outcome::Crashed {
+                stderr_tail: error.stderr_tail().map(last_lines),
+                what: first_line(&error.to_string()),
+            },
+        };
+        if outcome.lost_the_server() {
+            self.restart(&handle, &outcome).await;
+        }
+        outcome
+    }
+
+    /// Whether the server still answers a `ping` within a second: a server that handles one
+    /// request at a time is stuck behind a hung one.
+    pub(crate) async fn answers(&self) -> bool {
+        let Ok(handle) = self.handle().await else {
+            return false;
+        };
+        handle
+            .client
+            .with_timeout(Duration::from_secs(1))
+            .ping()
+            .await
+            .is_ok()
+    }
+
+    /// Starts the server again after a hung request left it deaf.
+    pub(crate) async fn restart_deaf(&self) {
+        if let Ok(handle) = self.handle().await {
+            let outcome = Outcome::Crashed {
+                what: "the server stopped answering after a call that hung".to_owned(),
+                stderr_tail: None,
+            };
+            self.restart(&handle, &outcome).await;
+        }
+    }
+
+    /// Replaces the client `handle` came from, once however many calls saw it die.
+    async fn restart(&self, handle: &Handle, outcome: &Outcome) {
+        let mut current = self.current.lock().await;
+        if current.generation != handle.generation || current.gone.is_some() {
+            return;
+        }
+        if let Outcome::Crashed { what, stderr_tail } = outcome {
+            let mut death = what.clone();
+            if let Some(tail) = stderr_tail {
+                death.push_str(&format!("; its stderr ended with:\n{tail}"));
+            }
+            self.deaths
+                .lock()
+                .expect("the death log is never poisoned")
+                .push(death);
+        }
+        tracing::debug!("the server died; starting it again");
+        let old = current.client.take();
+        let reconnected = match &self.restart {
+            Some(restart) => restart().await,
+            None => handle.client.reconnect().await,
+        };
+        if let Some(old) = old {
+            let _ = old.close().await;
+        }
+        current.generation += 1;
+        tracing::debug!(ok = reconnected.is_ok(), "server started again");
+        match reconnected {
+            Ok(client) => {
+                current.client = Some(client);
+                self.restarts.fetch_add(1, Ordering::Relaxed);
+            }
+            Err(error) => {
+                let gone = format!("the server could not be started again: {error}");
+                self.deaths
+                    .lock()
+                    .expect("the death log is never poisoned")
+                    .push(gone.clone());
+                current.gone = Some(gone);
+            }
+        }
+    }
+
+    /// The client in use when the run ends, to hand back to the caller.
+    pub(crate) async fn current_client(&self) -> Option<McpClient> {
+        self.current.lock().await.client.clone()
+    }
+}
