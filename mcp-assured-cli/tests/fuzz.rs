@@ -73,7 +73,7 @@ fn a_regression_file_is_written_then_replayed_first() {
     assert_eq!(first.status.code(), Some(1), "{}", printed(&first));
     let saved = std::fs::read_to_string(file).unwrap();
     assert!(
-        saved.contains("tool page accepted_invalid {\"page\":"),
+        saved.contains("tool \"page\" accepted_invalid {\"page\":"),
         "{saved}"
     );
     let again = planted(

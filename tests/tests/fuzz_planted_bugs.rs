@@ -124,7 +124,7 @@ async fn a_regression_file_replays_a_past_finding_first() {
     let found = fuzz::findings(&first);
     assert_eq!(found.len(), 1, "{first}");
     let saved = std::fs::read_to_string(&file).unwrap();
-    assert!(saved.contains("tool divide jsonrpc_error {"), "{saved}");
+    assert!(saved.contains("tool \"divide\" jsonrpc_error {"), "{saved}");
 
     // No generated case at all: only the file's input is sent, and it still fails.
     let replayed = client
@@ -179,7 +179,10 @@ async fn a_property_of_ones_own_gets_a_shrunk_counterexample() {
     );
     assert_eq!(a + b, 1000, "shrunk to the boundary: {property:#?}");
     assert_eq!(
-        report.entry("fuzz.tools.add.property").unwrap().status,
+        report
+            .entry("fuzz.tools.add.property.the sum is below 1000")
+            .unwrap()
+            .status,
         Status::Failed
     );
 

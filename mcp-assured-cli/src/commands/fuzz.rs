@@ -109,6 +109,9 @@ pub(crate) async fn run(args: FuzzArgs, json: bool) -> Outcome {
     if let Some(path) = &args.regressions {
         fuzz = fuzz.regressions(path);
     }
+    if let Some(words) = args.target.config_words() {
+        fuzz = fuzz.reproduce_as(words);
+    }
     if !json {
         println!(
             "{} {} on protocol {} ({target})",

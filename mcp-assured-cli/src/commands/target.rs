@@ -132,6 +132,18 @@ impl Target {
         }
     }
 
+    /// `--config FILE [--server NAME]` when the server comes from a configuration file,
+    /// whose command or URL, filled in from the environment, may hold secrets: how a
+    /// reproduction names it.
+    pub(crate) fn config_words(&self) -> Option<String> {
+        let path = self.config.as_ref()?;
+        let mut words = format!("--config {}", path.display());
+        if let Some(server) = &self.server {
+            words.push_str(&format!(" --server {server}"));
+        }
+        Some(words)
+    }
+
     /// The server of `--config` and `--server`.
     fn server_config(&self) -> Result<ServerConfig, Failure> {
         self.configured

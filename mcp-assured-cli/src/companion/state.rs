@@ -26,6 +26,9 @@ pub(crate) struct Connection {
     pub(crate) client: McpClient,
     /// The URL, or the command line of a stdio server.
     pub(crate) server_url: String,
+    /// How an `mcp-assured` command line names the server: the URL, `-- COMMAND ARGS`, or
+    /// `--config FILE --server NAME` (whose command may hold secrets).
+    pub(crate) command_line_target: String,
     /// `streaming-http`, `sse` or `stdio`, as the spec names them.
     pub(crate) transport: &'static str,
     pub(crate) connected_at: Timestamp,
@@ -73,6 +76,7 @@ impl Connection {
             name: self.name.clone(),
             client,
             server_url: self.server_url.clone(),
+            command_line_target: self.command_line_target.clone(),
             transport: self.transport,
             connected_at: self.connected_at,
             auth: self.auth.clone(),

@@ -404,8 +404,9 @@ pub(super) const PROMPT_ARGUMENTS: [Clause; 2] = both!(
     Should,
     "Server › Prompts › Error Handling",
     "server/prompts#error-handling",
-    "Servers SHOULD return standard JSON-RPC errors for common failure cases: … Missing \
-     required arguments: -32602 (Invalid params)",
+    "Servers SHOULD return standard JSON-RPC errors for common failure cases: Invalid prompt \
+     name: -32602 (Invalid params); Missing required arguments: -32602 (Invalid params); \
+     Internal errors: -32603 (Internal error)",
 );
 
 /// The clause a fuzz finding breaks, on the revision `protocol_version` names: `kind` is

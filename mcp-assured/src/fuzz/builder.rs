@@ -24,6 +24,7 @@ use crate::{
     error::{Error, Result},
     report::Report,
     results::mcp::ToolResult,
+    transport::Reached,
 };
 
 /// Inputs generated per tool, template and prompt, valid and invalid each, by default.
@@ -35,6 +36,9 @@ pub const DEFAULT_CONCURRENCY: usize = 8;
 /// How long one call may take before it counts as a hang, by default (or the client's own
 /// timeout, when shorter).
 pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Calls one finding's shrinking may make: half for proptest's trees, half for the polish.
+const SHRINK_CALLS: u32 = 256;
 
 /// The environment variable that sets the seed when [`Fuzz::seed`] was not called.
 pub const SEED_VARIABLE: &str = "MCP_ASSURED_FUZZ_SEED";
@@ -58,8 +62,8 @@ pub struct Fuzz {
     regressions: Option<PathBuf>,
     properties: Vec<Property>,
     strict: bool,
-    shrink_calls: u32,
     restart: Option<Restart>,
+    reproduce_as: Option<String>,
 }
 
 impl std::fmt::Debug for Fuzz {
@@ -91,8 +95,8 @@ impl Fuzz {
             regressions: None,
             properties: Vec::new(),
             strict: false,
-            shrink_calls: 256,
             restart: None,
+            reproduce_as: None,
         }
     }
 
@@ -144,7 +148,10 @@ impl Fuzz {
         self
     }
 
-    /// Also fuzzes tools annotated `destructiveHint: true`, which are skipped by default.
+    /// Also fuzzes tools annotated `destructiveHint: true`, which are skipped by default. A
+    /// tool with no such annotation is fuzzed, although the specification reads a missing
+    /// `destructiveHint` as true: most servers annotate nothing, and a fuzzer that skipped
+    /// them would test nothing (mcp-toolproof draws the same line).
     pub fn include_destructive(mut self, include: bool) -> Self {
         self.include_destructive = include;
         self
@@ -178,6 +185,15 @@ impl Fuzz {
         self
     }
 
+    /// How reproductions name the server on the `mcp-assured` command line, in place of its
+    /// command or URL: e.g. `--config mcp.json --server mine`, when the command, filled in
+    /// from the environment, may hold a secret. Credentials (headers, tokens) are never part
+    /// of a reproduction; add them to the command line it shows.
+    pub fn reproduce_as(mut self, words: impl Into<String>) -> Self {
+        self.reproduce_as = Some(words.into());
+        self
+    }
+
     /// How to start the server again after a call killed it, when the client cannot do it
     /// itself: a stdio server is started again by
     /// [`McpClient::reconnect`](crate::McpClient::reconnect), but a server the test started
@@ -191,8 +207,9 @@ impl Fuzz {
         self
     }
 
-    /// A property of every valid call of the tools fuzzed (those named with
-    /// [`tool`](Self::tool), or all): the closure gets the arguments and the result and
+    /// A property of every valid call of every tool fuzzed (those named with
+    /// [`tool`](Self::tool), or all; [`property_of`](Self::property_of) states one of one
+    /// tool): the closure gets the arguments and the result and
     /// returns `bool`, `Result<(), E: Display>`, or `()` and panics (an assertion) when it
     /// does not hold. A call for which it does not hold is a finding, shrunk to the
     /// smallest arguments that still break it.
@@ -209,8 +226,8 @@ impl Fuzz {
     ///     .tool("add")
     ///     .cases(50)
     ///     .seed(7)
-    ///     .property("the sum is a number", |_arguments, result| {
-    ///         result.text().parse::<f64>().is_ok()
+    ///     .property("the sum is no error", |_arguments, result| {
+    ///         result.is_error != Some(true)
     ///     })
     ///     .run()
     ///     .await;
@@ -222,7 +239,40 @@ impl Fuzz {
         F: Fn(&Value, &ToolResult) -> O + Send + Sync + 'static,
         O: PropertyOutcome,
     {
-        self.properties.push(Property::new(name, check));
+        self.properties.push(Property::new(None, name, check));
+        self
+    }
+
+    /// A property of every valid call of the tool named `tool` only (see
+    /// [`property`](Self::property)), which need not be named with [`tool`](Self::tool).
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcp_assured::McpClient) {
+    /// use mcp_assured::prelude::*;
+    ///
+    /// let report = client
+    ///     .fuzz()
+    ///     .property_of("search", "never more than limit results", |args, result| {
+    ///         let limit = args["limit"].as_u64().unwrap_or(5) as usize;
+    ///         result.text().lines().count() <= limit
+    ///     })
+    ///     .run()
+    ///     .await;
+    /// report.assert().no_findings();
+    /// # }
+    /// ```
+    pub fn property_of<F, O>(
+        mut self,
+        tool: impl Into<String>,
+        name: impl Into<String>,
+        check: F,
+    ) -> Self
+    where
+        F: Fn(&Value, &ToolResult) -> O + Send + Sync + 'static,
+        O: PropertyOutcome,
+    {
+        self.properties
+            .push(Property::new(Some(tool.into()), name, check));
         self
     }
 
@@ -232,16 +282,31 @@ impl Fuzz {
     /// subject with none; and `fuzz.run`, with the seed.
     ///
     /// A stdio server that crashes is started again and the run goes on; what killed it is
-    /// in the finding. A server that cannot be started again (in process, or at a URL) ends
-    /// the run, and the subjects left are reported as not fuzzed.
+    /// in the finding. The client the run was made from is then closed (its server is gone),
+    /// and the run's own closed at its end: connect again, or call
+    /// [`McpClient::reconnect`], to go on with the server. A server that cannot be started
+    /// again (in process, or at a URL without [`restart_with`](Self::restart_with)) ends the
+    /// run, and the subjects left are reported as not fuzzed.
     pub async fn run(self) -> Report {
         let started = Instant::now();
+        let from_environment = seed_from_environment();
         let seed = self
             .seed
-            .or_else(seed_from_environment)
+            .or(from_environment
+                .as_ref()
+                .and_then(|seed| seed.as_ref().ok().copied()))
             .unwrap_or_else(random_seed);
         let mut plan = Plan::new(seed, self.strict, self.client.protocol_version());
-        let subjects = match self.subjects().await {
+        if self.seed.is_none()
+            && let Some(Err(unreadable)) = &from_environment
+        {
+            plan.setup_warning(format!(
+                "{SEED_VARIABLE}={unreadable:?} is not a seed (a number from 0 to {}); a random \
+                 seed was used",
+                u64::MAX
+            ));
+        }
+        let subjects = match self.subjects(&mut plan).await {
             Ok(subjects) => subjects,
             Err(error) => {
                 plan.listing_failed(error);
@@ -268,10 +333,13 @@ impl Fuzz {
             concurrency: self.concurrency,
             seed,
             cases: self.cases,
-            shrink_calls: self.shrink_calls,
+            shrink_calls: SHRINK_CALLS,
             deadline: self.time_budget.map(|budget| started + budget),
             properties: &self.properties,
-            reached: self.client.reached_by(),
+            reached: match &self.reproduce_as {
+                Some(words) => Some(Reached::Named(words.clone())),
+                None => self.client.reached_by(),
+            },
             out_of_time: AtomicBool::new(false),
         };
         let mut runs = Vec::new();
@@ -320,7 +388,9 @@ impl Fuzz {
     }
 
     /// What the server offers that is to be fuzzed, in the order listed.
-    async fn subjects(&self) -> Result<Vec<Subject>> {
+    /// A failed list of templates or prompts is a warning in `plan`, and the tools are still
+    /// fuzzed; a failed list of tools fails.
+    async fn subjects(&self, plan: &mut Plan) -> Result<Vec<Subject>> {
         let named = &self.tools;
         let mut subjects = Vec::new();
         for tool in self.client.list_tools_json().await? {
@@ -353,19 +423,25 @@ impl Fuzz {
         let capabilities = self.client.server_capabilities();
         let everything = self.tools.is_empty();
         if self.templates.unwrap_or(everything) && capabilities.get("resources").is_some() {
-            for template in all_pages(
+            let listed = all_pages(
                 &self.client,
                 "resources/templates/list",
                 "resourceTemplates",
             )
-            .await?
-            {
-                subjects.extend(Subject::template(&template));
+            .await;
+            match listed {
+                Ok(templates) => subjects.extend(templates.iter().filter_map(Subject::template)),
+                Err(error) => plan.setup_warning(format!(
+                    "resource templates not fuzzed: resources/templates/list failed: {error}"
+                )),
             }
         }
         if self.prompts.unwrap_or(everything) && capabilities.get("prompts").is_some() {
-            for prompt in all_pages(&self.client, "prompts/list", "prompts").await? {
-                subjects.extend(Subject::prompt(&prompt));
+            match all_pages(&self.client, "prompts/list", "prompts").await {
+                Ok(prompts) => subjects.extend(prompts.iter().filter_map(Subject::prompt)),
+                Err(error) => {
+                    plan.setup_warning(format!("prompts not fuzzed: prompts/list failed: {error}"))
+                }
             }
         }
         Ok(subjects)
@@ -399,8 +475,10 @@ async fn all_pages(client: &McpClient, method: &str, field: &str) -> Result<Vec<
     Ok(items)
 }
 
-fn seed_from_environment() -> Option<u64> {
-    std::env::var(SEED_VARIABLE).ok()?.trim().parse().ok()
+/// The seed `MCP_ASSURED_FUZZ_SEED` sets, or what it holds when that is not one.
+fn seed_from_environment() -> Option<std::result::Result<u64, String>> {
+    let text = std::env::var(SEED_VARIABLE).ok()?;
+    Some(text.trim().parse().map_err(|_| text))
 }
 
 fn random_seed() -> u64 {
@@ -422,7 +500,8 @@ impl McpClient {
     /// use mcp_assured_examples::ExampleServer;
     ///
     /// let client = McpAssured::client().service(ExampleServer::new()).build().await?;
-    /// let report = client.fuzz().cases(20).seed(1).run().await;
+    /// // Its `crash` tool exits the process, which in process is this one: one tool only.
+    /// let report = client.fuzz().tool("echo").cases(20).seed(1).run().await;
     /// println!("{report}");
     /// # Ok(()) }
     /// ```

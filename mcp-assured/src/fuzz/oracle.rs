@@ -29,6 +29,8 @@ pub(crate) struct Failure {
     pub(crate) property: Option<String>,
     /// What happened, in a sentence.
     pub(crate) what: String,
+    /// For a leak: the line of the answer that shows the internals.
+    pub(crate) shown: Option<String>,
 }
 
 impl Failure {
@@ -37,6 +39,7 @@ impl Failure {
             kind,
             property: None,
             what: what.into(),
+            shown: None,
         }
     }
 
@@ -159,7 +162,9 @@ impl<'a> Oracle<'a> {
                 ));
             }
         }
-        if let Some(leak) = self.leak(arguments, &answer_text(result)) {
+        // A resource's contents are the resource: a source file read is no leak.
+        let reads_a_resource = matches!(self.subject, Subject::Template { .. });
+        if !reads_a_resource && let Some(leak) = self.leak(arguments, &answer_text(result)) {
             return Some(leak);
         }
         if *expect != Expect::Valid || is_error || incomplete {
@@ -216,19 +221,25 @@ impl<'a> Oracle<'a> {
 
     fn leak(&self, arguments: &Value, text: &str) -> Option<Failure> {
         let (what, line) = leak::find(text, &strings_in(arguments))?;
-        Some(Failure::new(
+        let mut failure = Failure::new(
             FindingKind::LeakedInternals,
             format!("the answer shows {what}: {line}"),
-        ))
+        );
+        failure.shown = Some(line);
+        Some(failure)
     }
 
     fn properties_hold(&self, arguments: &Value, result: &Value) -> Option<Failure> {
-        if self.properties.is_empty() {
-            return None;
-        }
         let Subject::Tool { name, .. } = self.subject else {
             return None;
         };
+        if !self
+            .properties
+            .iter()
+            .any(|property| property.applies_to(name))
+        {
+            return None;
+        }
         let typed = match serde_json::from_value(result.clone()) {
             Ok(typed) => ToolResult::new(name.clone(), typed),
             Err(error) => {
@@ -246,6 +257,7 @@ impl<'a> Oracle<'a> {
                     kind: FindingKind::Property,
                     property: Some(property.name().to_owned()),
                     what: format!("property `{}` does not hold: {why}", property.name()),
+                    shown: None,
                 }),
             })
     }

@@ -48,6 +48,8 @@ type Check = dyn Fn(&Value, &ToolResult) -> Result<(), String> + Send + Sync;
 #[derive(Clone)]
 pub struct Property {
     name: String,
+    /// The tool it is of; `None`: every tool fuzzed.
+    tool: Option<String>,
     check: Arc<Check>,
 }
 
@@ -55,6 +57,7 @@ impl fmt::Debug for Property {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Property")
             .field("name", &self.name)
+            .field("tool", &self.tool)
             .finish_non_exhaustive()
     }
 }
@@ -67,13 +70,14 @@ pub(crate) enum Verdict {
 }
 
 impl Property {
-    pub(crate) fn new<F, O>(name: impl Into<String>, check: F) -> Property
+    pub(crate) fn new<F, O>(tool: Option<String>, name: impl Into<String>, check: F) -> Property
     where
         F: Fn(&Value, &ToolResult) -> O + Send + Sync + 'static,
         O: PropertyOutcome,
     {
         Property {
             name: name.into(),
+            tool,
             check: Arc::new(move |arguments: &Value, result: &ToolResult| {
                 check(arguments, result).holds()
             }),
@@ -83,6 +87,11 @@ impl Property {
     /// The name it was given.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Whether it is stated of the tool named `tool`.
+    pub(crate) fn applies_to(&self, tool: &str) -> bool {
+        self.tool.as_deref().is_none_or(|of| of == tool)
     }
 
     /// Runs the closure; a panic inside it is a broken property, its message the reason.

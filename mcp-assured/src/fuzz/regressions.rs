@@ -3,10 +3,11 @@
 //!
 //! ```text
 //! # mcp-assured fuzz regressions ...
-//! tool greet crash {"name":""}
+//! tool "greet" crash {"name":""}
 //! ```
 //!
-//! `<subject> <name> <kind> <arguments as JSON>`. Commit the file with the tests.
+//! `<subject> <name as a JSON string> <kind> <arguments as JSON>`. Commit the file with the
+//! tests.
 
 use std::{
     fs,
@@ -21,7 +22,7 @@ use crate::report::{Finding, FindingKind, finding::compact};
 
 const HEADER: &str = "\
 # mcp-assured fuzz regressions: inputs that once found a bug, replayed before new cases.
-# One per line: <tool|template|prompt> <name> <kind> <arguments as JSON>.
+# One per line: <tool|template|prompt> <name as a JSON string> <kind> <arguments as JSON>.
 # Commit this file with your tests; delete a line once its bug is fixed and stays fixed.
 ";
 
@@ -39,7 +40,7 @@ impl Regression {
         format!(
             "{} {} {} {}",
             self.subject.as_str(),
-            self.name,
+            compact(&Value::String(self.name.clone())),
             self.kind,
             compact(&self.arguments)
         )
@@ -69,7 +70,7 @@ pub(crate) fn load(path: &Path) -> Result<Vec<Regression>, String> {
         .map(|(index, line)| {
             parse(line).ok_or_else(|| {
                 format!(
-                    "{}:{}: expected `<tool|template|prompt> <name> <kind> <JSON>`, got: {line}",
+                    "{}:{}: expected `<tool|template|prompt> <\"name\"> <kind> <JSON>`, got: {line}",
                     path.display(),
                     index + 1
                 )
@@ -79,11 +80,15 @@ pub(crate) fn load(path: &Path) -> Result<Vec<Regression>, String> {
 }
 
 fn parse(line: &str) -> Option<Regression> {
-    let mut parts = line.splitn(4, ' ');
-    let subject = SubjectKind::parse(parts.next()?)?;
-    let name = parts.next()?.to_owned();
-    let kind = FindingKind::parse(parts.next()?)?;
-    let arguments = serde_json::from_str(parts.next()?).ok()?;
+    let (subject, rest) = line.split_once(' ')?;
+    let subject = SubjectKind::parse(subject)?;
+    // The name is a JSON string, so it may hold spaces.
+    let mut values = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
+    let name = values.next()?.ok()?.as_str()?.to_owned();
+    let rest = rest[values.byte_offset()..].trim_start();
+    let (kind, arguments) = rest.split_once(' ')?;
+    let kind = FindingKind::parse(kind)?;
+    let arguments = serde_json::from_str(arguments).ok()?;
     Some(Regression {
         subject,
         name,
@@ -150,7 +155,7 @@ mod tests {
         };
         let accepted = Regression {
             subject: SubjectKind::Prompt,
-            name: "summary".into(),
+            name: "a summary".into(),
             kind: FindingKind::AcceptedInvalid,
             arguments: json!({"text": "a b"}),
         };
@@ -159,7 +164,8 @@ mod tests {
         assert_eq!(load(&path).unwrap(), [crash, accepted]);
         let text = fs::read_to_string(&path).unwrap();
         assert!(text.starts_with("# mcp-assured fuzz regressions"));
-        assert!(text.contains("tool greet crash {\"name\":\"\"}\n"));
+        assert!(text.contains("tool \"greet\" crash {\"name\":\"\"}\n"));
+        assert!(text.contains("prompt \"a summary\" accepted_invalid {"));
         fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -171,7 +177,7 @@ mod tests {
                 .is_empty()
         );
         let path = std::env::temp_dir().join(format!("mcp-assured-bad-{}.txt", std::process::id()));
-        fs::write(&path, "# header\ntool greet crash not-json\n").unwrap();
+        fs::write(&path, "# header\ntool \"greet\" crash not-json\n").unwrap();
         let error = load(&path).unwrap_err();
         assert!(error.contains(":2: expected"), "{error}");
         fs::remove_file(&path).unwrap();

@@ -46,6 +46,15 @@ impl Plan {
         ));
     }
 
+    pub(crate) fn setup_warning(&mut self, warning: impl std::fmt::Display) {
+        self.early.push(Entry::new(
+            SUITE,
+            "fuzz.setup",
+            Status::Warned,
+            warning.to_string(),
+        ));
+    }
+
     pub(crate) fn destructive(&mut self, subject: &Subject) {
         self.early.push(Entry::new(
             SUITE,
@@ -182,12 +191,12 @@ impl Plan {
         if let Some(command) = &finding.reproduce.command {
             message.push_str(&format!("\n  reproduce: {command}"));
         }
-        let mut entry = Entry::new(
-            SUITE,
-            format!("{subject_entry}.{}", finding.kind),
-            status,
-            message,
-        );
+        // Each property its own entry: `fuzz.tools.add.property.the sum is small`.
+        let name = match &finding.property {
+            Some(property) => format!("{subject_entry}.{}.{property}", finding.kind),
+            None => format!("{subject_entry}.{}", finding.kind),
+        };
+        let mut entry = Entry::new(SUITE, name, status, message);
         entry.clause = clause;
         entry.details = json!({"finding": finding});
         entry

@@ -10,16 +10,19 @@ use crate::{
 };
 
 /// The reproduction of `kind` found in `subject` with `arguments`.
+///
+/// `shown`: for a leak, the line of the answer that shows the internals.
 pub(crate) fn reproduction(
     reached: Option<&Reached>,
     subject: &Subject,
     kind: FindingKind,
     property: Option<&str>,
+    shown: Option<&str>,
     arguments: &Value,
 ) -> Reproduction {
     Reproduction {
         command: reached.map(|reached| command(reached, subject, arguments)),
-        test: test(reached, subject, kind, property, arguments),
+        test: test(reached, subject, kind, property, shown, arguments),
     }
 }
 
@@ -49,6 +52,7 @@ fn command(reached: &Reached, subject: &Subject, arguments: &Value) -> String {
             "{call} -- {}",
             parts.iter().map(|p| quote(p)).collect::<Vec<_>>().join(" ")
         ),
+        Reached::Named(words) => format!("{call} {words}"),
     }
 }
 
@@ -57,6 +61,7 @@ fn test(
     subject: &Subject,
     kind: FindingKind,
     property: Option<&str>,
+    shown: Option<&str>,
     arguments: &Value,
 ) -> String {
     let server = match reached {
@@ -69,6 +74,7 @@ fn test(
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+        Some(Reached::Named(words)) => format!("command(/* the server of `{words}` */)"),
         None => "service(/* your server */)".to_owned(),
     };
     let function = format!(
@@ -105,11 +111,30 @@ fn test(
              answer.unwrap().assert().conforms_to_output_schema(&tool);",
             subject.name()
         ),
-        (FindingKind::LeakedInternals, _) => "    let answer = answer.unwrap();\n    \
-             assert!(!format!(\"{answer:?}\").contains(\"Traceback\"), \"{answer:?}\");"
-            .to_owned(),
+        (FindingKind::LeakedInternals, SubjectKind::Tool) => {
+            let needle: String = shown.unwrap_or("Traceback").chars().take(60).collect();
+            format!(
+                "    let text = match &answer {{\n        Ok(result) => result.text(),\n        \
+                 Err(error) => error.to_string(),\n    }};\n    \
+                 assert!(!text.contains({needle:?}), \"{{text}}\");"
+            )
+        }
+        (FindingKind::LeakedInternals, _) => {
+            // Debug output escapes quotes and backslashes: the line up to the first.
+            let needle: String = shown
+                .unwrap_or("Traceback")
+                .chars()
+                .take_while(|c| *c != '"' && *c != '\\')
+                .take(60)
+                .collect();
+            format!(
+                "    let answer = format!(\"{{answer:?}}\");\n    \
+                 assert!(!answer.contains({needle:?}), \"{{answer}}\");"
+            )
+        }
         (FindingKind::Property, _) => format!(
-            "    let result = answer.unwrap();\n    // The property `{}` must hold for `result`.",
+            "    let result = answer.unwrap();\n    \
+             todo!(\"assert the property `{}` of {{result:?}}\");",
             property.unwrap_or("?")
         ),
         _ => "    answer.unwrap();".to_owned(),
@@ -176,6 +201,7 @@ mod tests {
             &greet(),
             FindingKind::Crash,
             None,
+            None,
             &json!({"name": "it's"}),
         );
         assert_eq!(
@@ -196,7 +222,7 @@ mod tests {
 
     #[test]
     fn in_process_has_a_test_but_no_command_line() {
-        let repro = reproduction(None, &greet(), FindingKind::Hang, None, &json!({}));
+        let repro = reproduction(None, &greet(), FindingKind::Hang, None, None, &json!({}));
         assert_eq!(repro.command, None);
         assert!(repro.test.contains("service(/* your server */)"));
     }

@@ -207,13 +207,18 @@ async fn replay(
     regressions: &[Regression],
 ) {
     for regression in regressions {
-        let phase = if regression.kind.of_invalid_input() {
-            Phase::Invalid
-        } else {
+        // Valid or invalid as the schema says today, whatever the finding was.
+        let violations = oracle.argument_schema.violations(&regression.arguments);
+        let phase = if violations.is_empty() {
             Phase::Valid
+        } else {
+            Phase::Invalid
         };
-        let case = Case::given(phase, regression.arguments.clone());
-        let outcome = context.send(oracle.subject, &case, true, None).await;
+        let mut case = Case::given(phase, regression.arguments.clone());
+        if phase == Phase::Invalid {
+            case.described = Some(describe(&violations));
+        }
+        let outcome = send_checked(context, oracle.subject, &case, true, None).await;
         match phase {
             Phase::Valid => run.valid_calls += 1,
             Phase::Invalid => run.invalid_calls += 1,
@@ -256,55 +261,99 @@ async fn sample(
         sampled.notes.push(format!("not fuzzed further: {gone}"));
         return sampled;
     }
-    // A hang or a crash stops the phase: each more would cost a timeout or a restart.
-    let stop = AtomicBool::new(false);
     // No first input, no other: the schema admits nothing invalid (or nothing at all).
     let barren = AtomicBool::new(false);
-    // Drawn as calls are sent, so a time budget also bounds generation.
-    let reached = AtomicU32::new(0);
-    let skipped = AtomicU32::new(0);
-    let inputs = (0..context.cases)
-        .take_while(|index| {
-            let go = !stop.load(Ordering::Relaxed)
-                && !barren.load(Ordering::Relaxed)
-                && !context.out_of_time();
-            if go {
-                reached.store(index + 1, Ordering::Relaxed);
-            }
-            go
-        })
-        .filter_map(|index| {
-            let case = cases::draw(generator, context.seed, subject.name(), phase, index);
-            if case.is_none() && index == 0 {
-                barren.store(true, Ordering::Relaxed);
-            }
-            case
-        })
-        .filter(|case| keeps(subject, case));
-    let mut answered: Vec<(Case, Outcome)> = stream::iter(inputs)
-        .map(|case| {
-            let (stop, skipped) = (&stop, &skipped);
-            async move {
-                if stop.load(Ordering::Relaxed) || context.out_of_time() {
-                    skipped.fetch_add(1, Ordering::Relaxed);
-                    return None;
+    let mut next = 0;
+    // Drawn, but not sent when a round stopped: sent first in the next one.
+    let mut held_back: Vec<Case> = Vec::new();
+    let mut latencies: Vec<Duration> = Vec::new();
+    let mut resolved: Vec<(Case, Outcome)> = Vec::new();
+    let mut sent = 0;
+    // Rounds: a hang or a crash seen in flight stops a round (each more would cost a
+    // timeout or a restart); once told apart, only this subject's own ends the phase, so a
+    // crash of another tool's (which every call in flight sees) does not cut it short.
+    let ended = loop {
+        let stop = AtomicBool::new(false);
+        let reached = AtomicU32::new(next);
+        let skipped = std::sync::Mutex::new(Vec::new());
+        // Drawn as calls are sent, so a time budget also bounds generation.
+        let fresh = (next..context.cases)
+            .take_while(|index| {
+                let go = !stop.load(Ordering::Relaxed)
+                    && !barren.load(Ordering::Relaxed)
+                    && !context.out_of_time();
+                if go {
+                    reached.store(index + 1, Ordering::Relaxed);
                 }
-                let outcome = context.send(subject, &case, false, None).await;
-                if matches!(
-                    outcome,
-                    Outcome::Hung { .. } | Outcome::Crashed { .. } | Outcome::Unreachable { .. }
-                ) {
-                    stop.store(true, Ordering::Relaxed);
+                go
+            })
+            .filter_map(|index| {
+                let case = cases::draw(generator, context.seed, subject.name(), phase, index);
+                if case.is_none() && index == 0 {
+                    barren.store(true, Ordering::Relaxed);
                 }
-                Some((case, outcome))
-            }
-        })
-        .buffer_unordered(context.concurrency)
-        .filter_map(|done| async move { done })
-        .collect()
-        .await;
-    answered.sort_by_key(|(case, _)| case.index);
-    let sent = answered.len() as u32;
+                case
+            })
+            .filter(|case| keeps(subject, case));
+        let inputs = std::mem::take(&mut held_back).into_iter().chain(fresh);
+        let answered: Vec<(Case, Outcome)> = stream::iter(inputs)
+            .map(|case| {
+                let (stop, skipped) = (&stop, &skipped);
+                async move {
+                    if stop.load(Ordering::Relaxed) || context.out_of_time() {
+                        skipped.lock().expect("never poisoned").push(case);
+                        return None;
+                    }
+                    let outcome = context.send(subject, &case, false, None).await;
+                    if matches!(
+                        outcome,
+                        Outcome::Hung { .. }
+                            | Outcome::Crashed { .. }
+                            | Outcome::Unreachable { .. }
+                    ) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    Some((case, outcome))
+                }
+            })
+            .buffer_unordered(context.concurrency)
+            .filter_map(|done| async move { done })
+            .collect()
+            .await;
+        next = reached.load(Ordering::Relaxed);
+        held_back = skipped.into_inner().expect("never poisoned");
+        held_back.sort_by_key(|case| case.index);
+        sent += answered.len() as u32;
+        latencies.extend(answered.iter().filter_map(|(_, outcome)| match outcome {
+            Outcome::Answered { elapsed, .. } => Some(*elapsed),
+            _ => None,
+        }));
+        latencies.sort_unstable();
+        let typical = latencies
+            .get(latencies.len() / 2)
+            .copied()
+            .unwrap_or_default();
+        tracing::debug!(subject = %subject, ?phase, sent, "inputs sent; telling crashes and hangs apart");
+        let told = resolve(context, subject, answered, typical).await;
+        let own = told.iter().find_map(|(_, outcome)| match outcome {
+            Outcome::Hung { .. } => Some("it hung"),
+            Outcome::Crashed { .. } => Some("it crashed the server"),
+            Outcome::Unreachable { .. } => Some("the server is gone"),
+            _ => None,
+        });
+        resolved.extend(told);
+        let all_sent = next >= context.cases && held_back.is_empty();
+        if let Some(own) = own {
+            break (!all_sent).then_some(own);
+        }
+        if all_sent || barren.load(Ordering::Relaxed) {
+            break None;
+        }
+        if context.out_of_time() {
+            break Some("the time budget ran out");
+        }
+    };
+    resolved.sort_by_key(|(case, _)| case.index);
     sampled.calls = sent;
     let which = if phase == Phase::Valid {
         "valid"
@@ -316,36 +365,13 @@ async fn sample(
             .notes
             .push("no valid input could be generated".to_owned());
     }
-    let all_sent =
-        reached.load(Ordering::Relaxed) == context.cases && skipped.load(Ordering::Relaxed) == 0;
-    let cut_short = if all_sent || barren.load(Ordering::Relaxed) {
-        None
-    } else if stop.load(Ordering::Relaxed) {
-        Some("the server hung or went down")
-    } else {
-        Some("the time budget ran out")
-    };
-    if let Some(why) = cut_short {
+    if let Some(why) = ended {
         sampled.notes.push(format!(
             "{sent} of {} {which} inputs sent: {why}",
             context.cases
         ));
     }
-    let mut latencies: Vec<Duration> = answered
-        .iter()
-        .filter_map(|(_, outcome)| match outcome {
-            Outcome::Answered { elapsed, .. } => Some(*elapsed),
-            _ => None,
-        })
-        .collect();
-    latencies.sort_unstable();
     let slowest = latencies.last().copied().unwrap_or_default();
-    let typical = latencies
-        .get(latencies.len() / 2)
-        .copied()
-        .unwrap_or_default();
-    tracing::debug!(subject = %subject, ?phase, sent, "inputs sent; telling crashes and hangs apart");
-    let resolved = resolve(context, subject, answered, typical).await;
     let mut first: BTreeMap<(FindingKind, Option<String>), (Failed, u32)> = BTreeMap::new();
     for (case, outcome) in resolved {
         let expect = expect_of(&case);
@@ -395,11 +421,14 @@ async fn resolve(
     let mut resolved = Vec::new();
     let mut again_together = Vec::new();
     let mut confirmed_crash = false;
+    // Once the server was started again in this pass, a later hang's ping proves nothing
+    // (the fresh server answers it): such a hang is sent again, alone.
+    let mut restarted = false;
     for (case, outcome) in answered {
         match outcome {
             Outcome::Crashed { .. } if confirmed_crash => {}
             Outcome::Crashed { .. } => {
-                match context.send(subject, &case, true, Some(short)).await {
+                match send_checked(context, subject, &case, true, Some(short)).await {
                     Outcome::Hung { .. } => again_together.push(case),
                     again => {
                         confirmed_crash = again.lost_the_server();
@@ -407,15 +436,15 @@ async fn resolve(
                     }
                 }
             }
-            Outcome::Hung { .. } if context.session.answers().await => {
+            Outcome::Hung { .. } if !restarted && context.session.answers().await => {
                 resolved.push((case, outcome));
             }
             Outcome::Hung { .. } => {
-                context.session.restart_deaf().await;
-                let again = context.send(subject, &case, true, None).await;
-                if matches!(again, Outcome::Hung { .. }) && !context.session.answers().await {
+                if !restarted {
                     context.session.restart_deaf().await;
+                    restarted = true;
                 }
+                let again = send_checked(context, subject, &case, true, None).await;
                 resolved.push((case, again));
             }
             other => resolved.push((case, other)),
@@ -423,15 +452,56 @@ async fn resolve(
     }
     let sent_again: Vec<(Case, Outcome)> = stream::iter(again_together)
         .map(|case| async move {
-            let outcome = context.send(subject, &case, false, None).await;
+            let outcome = send_checked(context, subject, &case, false, None).await;
             (case, outcome)
         })
         .buffer_unordered(context.concurrency)
         .collect()
         .await;
+    // Sent together, one of them may take the others down: each crash is sent once more,
+    // alone.
+    let mut sent_again_told = Vec::new();
+    for (case, outcome) in sent_again {
+        match outcome {
+            Outcome::Crashed { .. } if confirmed_crash => {}
+            Outcome::Crashed { .. } => {
+                let again = send_checked(context, subject, &case, true, None).await;
+                confirmed_crash = again.lost_the_server();
+                sent_again_told.push((case, again));
+            }
+            other => sent_again_told.push((case, other)),
+        }
+    }
+    let sent_again = sent_again_told;
     resolved.extend(sent_again);
     resolved.sort_by_key(|(case, _)| case.index);
     resolved
+}
+
+/// How arguments break the schema, in words.
+fn describe(violations: &[crate::schema::Violation]) -> String {
+    violations
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// [`Context::send`], then, when the call hung and the server no longer answers a `ping`
+/// (one that handles a request at a time is stuck behind it), the server started again so
+/// the next call is not judged for it.
+async fn send_checked(
+    context: &Context<'_>,
+    subject: &Subject,
+    case: &Case,
+    alone: bool,
+    timeout: Option<Duration>,
+) -> Outcome {
+    let outcome = context.send(subject, case, alone, timeout).await;
+    if matches!(outcome, Outcome::Hung { .. }) && !context.session.answers().await {
+        context.session.restart_deaf().await;
+    }
+    outcome
 }
 
 /// Whether `case` is one to send: a prompt's arguments are refused for a missing required
@@ -495,14 +565,7 @@ async fn shrink(
         context.shrink_calls / 2,
         keeps,
         |candidate| {
-            let described = (!keeps_valid).then(|| {
-                schema
-                    .violations(&candidate)
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            });
+            let described = (!keeps_valid).then(|| describe(&schema.violations(&candidate)));
             let case = base.with_arguments(candidate, described);
             let accepted = &accepted;
             async move {
@@ -531,9 +594,7 @@ async fn shrink(
         if candidate.case == failed.case {
             break;
         }
-        let outcome = context
-            .send(oracle.subject, &candidate.case, false, None)
-            .await;
+        let outcome = send_checked(context, oracle.subject, &candidate.case, false, None).await;
         let expect = expect_of(&candidate.case);
         if let Some(confirmed) = oracle
             .judge(&candidate.case.arguments, &expect, &outcome)
@@ -628,6 +689,7 @@ fn finding(
             subject,
             smallest.failure.kind,
             smallest.failure.property.as_deref(),
+            smallest.failure.shown.as_deref(),
             &smallest.case.arguments,
         ),
     }

@@ -240,7 +240,10 @@ impl Session {
     }
 
     /// Starts the server again after a hung request left it deaf.
+    /// Taken alone, so no call of another subject dies with the deaf server and is judged
+    /// for it; the caller holds no leave.
     pub(crate) async fn restart_deaf(&self) {
+        let _alone = self.alone().await;
         if let Ok(handle) = self.handle().await {
             let outcome = Outcome::Crashed {
                 what: "the server stopped answering after a call that hung".to_owned(),
@@ -267,14 +270,15 @@ impl Session {
                 .push(death);
         }
         tracing::debug!("the server died; starting it again");
-        let old = current.client.take();
+        // The old process goes first: a server that binds a port or locks a file could not
+        // start beside it.
+        if let Some(old) = current.client.take() {
+            let _ = old.close().await;
+        }
         let reconnected = match &self.restart {
             Some(restart) => restart().await,
             None => handle.client.reconnect().await,
         };
-        if let Some(old) = old {
-            let _ = old.close().await;
-        }
         current.generation += 1;
         tracing::debug!(ok = reconnected.is_ok(), "server started again");
         match reconnected {

@@ -71,14 +71,6 @@ impl FindingKind {
             .into_iter()
             .find(|kind| kind.as_str() == name)
     }
-
-    /// Whether inputs that find it are invalid ones.
-    pub(crate) fn of_invalid_input(self) -> bool {
-        matches!(
-            self,
-            FindingKind::AcceptedInvalid | FindingKind::InternalError
-        )
-    }
 }
 
 impl fmt::Display for FindingKind {

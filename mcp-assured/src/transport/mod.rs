@@ -88,6 +88,9 @@ pub(crate) enum Reached {
     Url(String),
     /// The program, then its arguments.
     Command(Vec<String>),
+    /// Named by the caller in the words of its command line (`--config mcp.json --server
+    /// mine`), where the command itself, filled in from the environment, may hold secrets.
+    Named(String),
 }
 
 /// What must be stopped when the client closes: the child process or the in-process server.

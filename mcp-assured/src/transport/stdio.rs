@@ -55,7 +55,6 @@ impl StdioCommand {
         cmd
     }
 
-    /// `program arg1 arg2`, for messages.
     /// The program, then its arguments.
     pub(crate) fn parts(&self) -> Vec<String> {
         std::iter::once(&self.program)
@@ -64,12 +63,9 @@ impl StdioCommand {
             .collect()
     }
 
+    /// `program arg1 arg2`, for messages.
     pub(crate) fn display(&self) -> String {
-        std::iter::once(&self.program)
-            .chain(&self.args)
-            .map(|part| part.to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-            .join(" ")
+        self.parts().join(" ")
     }
 }
 

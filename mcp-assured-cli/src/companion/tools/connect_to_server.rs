@@ -206,6 +206,15 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
         Err(answer) => return answer,
     };
     let target = from_config(&mut args).and_then(|()| target(&args));
+    let command_line_target = match (&args.config, &target) {
+        (Some(path), _) => match &args.server {
+            Some(server) => format!("--config {path} --server {server}"),
+            None => format!("--config {path}"),
+        },
+        (None, Ok((_, server_url, _))) if server_url.starts_with("http") => server_url.clone(),
+        (None, Ok((_, server_url, _))) => format!("-- {server_url}"),
+        (None, Err(_)) => String::new(),
+    };
     let (transport, server_url, builder) = match target {
         // A server of `config` is shown by its name and file: its command line or URL may
         // hold a secret that `${VAR}` filled in.
@@ -284,6 +293,7 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
         client,
         tls: server_url.starts_with("https://").then(|| tls.describe()),
         server_url,
+        command_line_target,
         transport: transport.as_str(),
         connected_at: now(),
         auth,

@@ -77,9 +77,12 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
         Ok(prepared) => prepared,
         Err(answer) => return answer,
     };
+    // Reproductions name a configured server by its file and name: its command, filled in
+    // from the environment, may hold secrets.
     let mut run = connection
         .client
         .fuzz()
+        .reproduce_as(connection.command_line_target.clone())
         .include_destructive(args.include_destructive)
         .strict(args.strict);
     for tool in args.tools {
