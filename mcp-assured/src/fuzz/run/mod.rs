@@ -1,0 +1,294 @@
+//! One subject fuzzed: past findings replayed, valid then invalid inputs sent many at a
+//! time, each answer judged, a crash or a hang told from what it took down with it, and
+//! the first failure of each kind shrunk to the smallest input that still fails.
+
+use std::{
+    collections::BTreeMap,
+    sync::atomic::{AtomicBool, AtomicU32, Ordering},
+    time::{Duration, Instant},
+};
+
+use futures::{StreamExt, stream};
+use serde_json::{Value, json};
+use tokio::sync::Semaphore;
+
+use super::{
+    cases::{self, Case, Phase},
+    generate::Generator,
+    oracle::{Expect, Failure, Oracle},
+    polish::polish,
+    property::Property,
+    regressions::Regression,
+    reproduce::reproduction,
+    session::{Outcome, Session},
+    subject::{Subject, SubjectKind},
+};
+use crate::{
+    report::{Finding, FindingKind},
+    transport::Reached,
+};
+
+mod resolve;
+mod sample;
+mod shrink;
+
+use self::{
+    resolve::{describe, resolve, send_checked},
+    sample::{Sampled, sample},
+    shrink::shrink,
+};
+
+/// What every subject of a run shares.
+#[derive(Debug)]
+pub(crate) struct Context<'a> {
+    pub(crate) session: &'a Session,
+    /// Bounds the calls in flight across subjects.
+    pub(crate) in_flight: Semaphore,
+    /// Its size.
+    pub(crate) concurrency: usize,
+    pub(crate) seed: u64,
+    pub(crate) cases: u32,
+    pub(crate) shrink_calls: u32,
+    pub(crate) deadline: Option<Instant>,
+    pub(crate) properties: &'a [Property],
+    pub(crate) reached: Option<Reached>,
+    /// Set when the time budget ran out, for the run's summary.
+    pub(crate) out_of_time: AtomicBool,
+}
+
+/// What fuzzing one subject found.
+#[derive(Debug)]
+pub(crate) struct SubjectRun {
+    pub(crate) subject: Subject,
+    pub(crate) valid_calls: u32,
+    pub(crate) invalid_calls: u32,
+    pub(crate) findings: Vec<Finding>,
+    /// Why fewer cases ran than asked, or none.
+    pub(crate) notes: Vec<String>,
+}
+
+/// A call that went wrong, with the case that made it.
+#[derive(Debug, Clone)]
+struct Failed {
+    case: Case,
+    failure: Failure,
+    outcome: Outcome,
+}
+
+impl Context<'_> {
+    fn out_of_time(&self) -> bool {
+        let out = self
+            .deadline
+            .is_some_and(|deadline| Instant::now() >= deadline);
+        if out {
+            self.out_of_time.store(true, Ordering::Relaxed);
+        }
+        out
+    }
+
+    /// Sends `case` alongside other calls, or alone.
+    async fn send(
+        &self,
+        subject: &Subject,
+        case: &Case,
+        alone: bool,
+        timeout: Option<Duration>,
+    ) -> Outcome {
+        let (method, params) = subject.request(&case.arguments);
+        if alone {
+            let _alone = self.session.alone().await;
+            self.session.call(method, &params, timeout).await
+        } else {
+            let _permit = self
+                .in_flight
+                .acquire()
+                .await
+                .expect("the semaphore is never closed");
+            let _shared = self.session.shared().await;
+            self.session.call(method, &params, timeout).await
+        }
+    }
+}
+
+fn expect_of(case: &Case) -> Expect {
+    match case.invalidity() {
+        None => Expect::Valid,
+        Some(how) => Expect::Invalid(how),
+    }
+}
+
+/// Fuzzes `subject`: `regressions` first, then generated cases.
+pub(crate) async fn fuzz_subject(
+    context: &Context<'_>,
+    subject: Subject,
+    generator: Generator,
+    regressions: &[Regression],
+) -> SubjectRun {
+    let oracle = Oracle::new(&subject, context.properties);
+    let mut run = SubjectRun {
+        subject: subject.clone(),
+        valid_calls: 0,
+        invalid_calls: 0,
+        findings: Vec::new(),
+        notes: Vec::new(),
+    };
+    replay(context, &oracle, &mut run, regressions).await;
+    // The valid inputs' failures shrink while the invalid inputs are sent.
+    let valid = sample(context, &oracle, &generator, Phase::Valid, &run).await;
+    run.record(&valid);
+    let shrinking = shrink_all(context, &oracle, &generator, valid);
+    let (found, invalid) = if subject.kind() == SubjectKind::Template {
+        (shrinking.await, None)
+    } else {
+        let (found, invalid) = tokio::join!(
+            shrinking,
+            sample(context, &oracle, &generator, Phase::Invalid, &run)
+        );
+        (found, Some(invalid))
+    };
+    run.findings.extend(found);
+    if let Some(mut invalid) = invalid {
+        run.record(&invalid);
+        invalid
+            .first
+            .retain(|(failed, _)| !run.has(failed.failure.kind, &failed.failure.property));
+        let found = shrink_all(context, &oracle, &generator, invalid).await;
+        run.findings.extend(found);
+    }
+    run
+}
+
+impl SubjectRun {
+    fn has(&self, kind: FindingKind, property: &Option<String>) -> bool {
+        self.findings
+            .iter()
+            .any(|finding| finding.kind == kind && &finding.property == property)
+    }
+
+    fn record(&mut self, sampled: &Sampled) {
+        match sampled.phase {
+            Phase::Valid => self.valid_calls += sampled.calls,
+            Phase::Invalid => self.invalid_calls += sampled.calls,
+        }
+        self.notes.extend(sampled.notes.iter().cloned());
+    }
+}
+
+/// Shrinks each failure of `sampled` into a finding.
+async fn shrink_all(
+    context: &Context<'_>,
+    oracle: &Oracle<'_>,
+    generator: &Generator,
+    sampled: Sampled,
+) -> Vec<Finding> {
+    let mut found = Vec::new();
+    for (failed, occurrences) in sampled.first {
+        tracing::debug!(subject = %oracle.subject, kind = %failed.failure.kind, "shrinking");
+        let (smallest, steps) = shrink(context, oracle, generator, &failed, sampled.slowest).await;
+        tracing::debug!(subject = %oracle.subject, kind = %failed.failure.kind, steps, "shrunk");
+        found.push(finding(
+            context,
+            oracle.subject,
+            &failed,
+            &smallest,
+            steps,
+            occurrences,
+        ));
+    }
+    found
+}
+
+async fn replay(
+    context: &Context<'_>,
+    oracle: &Oracle<'_>,
+    run: &mut SubjectRun,
+    regressions: &[Regression],
+) {
+    for regression in regressions {
+        // Valid or invalid as the schema says today, whatever the finding was.
+        let violations = oracle.argument_schema.violations(&regression.arguments);
+        let phase = if violations.is_empty() {
+            Phase::Valid
+        } else {
+            Phase::Invalid
+        };
+        let mut case = Case::given(phase, regression.arguments.clone());
+        if phase == Phase::Invalid {
+            case.described = Some(describe(&violations));
+        }
+        let outcome = send_checked(context, oracle.subject, &case, true, None).await;
+        match phase {
+            Phase::Valid => run.valid_calls += 1,
+            Phase::Invalid => run.invalid_calls += 1,
+        }
+        let expect = expect_of(&case);
+        if let Some(failure) = oracle.judge(&case.arguments, &expect, &outcome)
+            && failure.kind == regression.kind
+            && !run.has(failure.kind, &failure.property)
+        {
+            let failed = Failed {
+                case,
+                failure,
+                outcome,
+            };
+            let mut finding = finding(context, oracle.subject, &failed, &failed, 0, 1);
+            finding.replayed = true;
+            run.findings.push(finding);
+        }
+    }
+}
+
+fn finding(
+    context: &Context<'_>,
+    subject: &Subject,
+    found: &Failed,
+    smallest: &Failed,
+    shrink_steps: u32,
+    occurrences: u32,
+) -> Finding {
+    let answer = match &smallest.outcome {
+        Outcome::Answered { result, .. } => result.clone(),
+        Outcome::Refused {
+            code,
+            message,
+            data,
+        } => {
+            let mut error = json!({"code": code, "message": message});
+            if let Some(data) = data {
+                error["data"] = data.clone();
+            }
+            json!({ "error": error })
+        }
+        Outcome::Crashed {
+            stderr_tail: Some(tail),
+            ..
+        } => json!({ "stderr_tail": tail }),
+        Outcome::Hung { .. }
+        | Outcome::Crashed { .. }
+        | Outcome::Broken { .. }
+        | Outcome::Unreachable { .. } => Value::Null,
+    };
+    Finding {
+        kind: smallest.failure.kind,
+        subject: subject.kind().as_str().to_owned(),
+        name: subject.name().to_owned(),
+        seed: context.seed,
+        arguments: smallest.case.arguments.clone(),
+        found_with: found.case.arguments.clone(),
+        shrink_steps,
+        mutation: smallest.case.invalidity(),
+        property: smallest.failure.property.clone(),
+        what: smallest.failure.what.clone(),
+        answer,
+        occurrences,
+        replayed: false,
+        reproduce: reproduction(
+            context.reached.as_ref(),
+            subject,
+            smallest.failure.kind,
+            smallest.failure.property.as_deref(),
+            smallest.failure.shown.as_deref(),
+            &smallest.case.arguments,
+        ),
+    }
+}

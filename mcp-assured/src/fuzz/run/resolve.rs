@@ -1,0 +1,109 @@
+//! Telling crashes and hangs apart: an input that killed the server from those that died
+//! with it, an input that hangs from those stuck behind it.
+
+use super::*;
+
+/// The outcomes of `answered` told apart, in the order of the cases: each crash sent again
+/// alone (every call in flight dies with the server, so only alone does one show which input
+/// killed it; after the first confirmed, the others are left out), each hang kept when the
+/// server still answers a `ping` (it was not stuck behind another call), or sent again alone
+/// to a server started anew when it does not.
+pub(super) async fn resolve(
+    context: &Context<'_>,
+    subject: &Subject,
+    answered: Vec<(Case, Outcome)>,
+    typical: Duration,
+) -> Vec<(Case, Outcome)> {
+    // Alone, a crash suspect waits little (five times the median answer, at least 100 ms):
+    // an input that kills the server does so at once, and one that hangs (collateral of the
+    // crash) must not hold every other call back for a whole timeout. Those are sent again
+    // alongside the others, all at once; one that crashes the server then is found too.
+    let short = (typical * 5).clamp(
+        Duration::from_millis(100),
+        context.session.call_timeout().min(Duration::from_secs(1)),
+    );
+    let mut resolved = Vec::new();
+    let mut again_together = Vec::new();
+    let mut confirmed_crash = false;
+    // Once the server was started again in this pass, a later hang's ping proves nothing
+    // (the fresh server answers it): such a hang is sent again, alone.
+    let mut restarted = false;
+    for (case, outcome) in answered {
+        match outcome {
+            Outcome::Crashed { .. } if confirmed_crash => {}
+            Outcome::Crashed { .. } => {
+                match send_checked(context, subject, &case, true, Some(short)).await {
+                    Outcome::Hung { .. } => again_together.push(case),
+                    again => {
+                        confirmed_crash = again.lost_the_server();
+                        resolved.push((case, again));
+                    }
+                }
+            }
+            Outcome::Hung { .. } if !restarted && context.session.answers().await => {
+                resolved.push((case, outcome));
+            }
+            Outcome::Hung { .. } => {
+                if !restarted {
+                    context.session.restart_deaf().await;
+                    restarted = true;
+                }
+                let again = send_checked(context, subject, &case, true, None).await;
+                resolved.push((case, again));
+            }
+            other => resolved.push((case, other)),
+        }
+    }
+    let sent_again: Vec<(Case, Outcome)> = stream::iter(again_together)
+        .map(|case| async move {
+            let outcome = send_checked(context, subject, &case, false, None).await;
+            (case, outcome)
+        })
+        .buffer_unordered(context.concurrency)
+        .collect()
+        .await;
+    // Sent together, one of them may take the others down: each crash is sent once more,
+    // alone.
+    let mut sent_again_told = Vec::new();
+    for (case, outcome) in sent_again {
+        match outcome {
+            Outcome::Crashed { .. } if confirmed_crash => {}
+            Outcome::Crashed { .. } => {
+                let again = send_checked(context, subject, &case, true, None).await;
+                confirmed_crash = again.lost_the_server();
+                sent_again_told.push((case, again));
+            }
+            other => sent_again_told.push((case, other)),
+        }
+    }
+    let sent_again = sent_again_told;
+    resolved.extend(sent_again);
+    resolved.sort_by_key(|(case, _)| case.index);
+    resolved
+}
+
+/// How arguments break the schema, in words.
+pub(super) fn describe(violations: &[crate::schema::Violation]) -> String {
+    violations
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// [`Context::send`], then, when the call hung and the server no longer answers a `ping`
+/// (one that handles a request at a time is stuck behind it), the server started again so
+/// the next call is not judged for it.
+pub(super) async fn send_checked(
+    context: &Context<'_>,
+    subject: &Subject,
+    case: &Case,
+    alone: bool,
+    timeout: Option<Duration>,
+) -> Outcome {
+    let outcome = context.send(subject, case, alone, timeout).await;
+    if matches!(outcome, Outcome::Hung { .. }) && !context.session.answers().await {
+        context.session.restart_deaf().await;
+    }
+    outcome
+}
