@@ -17,7 +17,7 @@ use super::{
     report::Plan,
     run::{Context, SubjectRun, fuzz_subject},
     session::{Restart, Session},
-    subject::{Subject, SubjectKind},
+    subject::Subject,
 };
 use crate::{
     client::McpClient,
@@ -392,34 +392,29 @@ impl Fuzz {
     /// fuzzed; a failed list of tools fails.
     async fn subjects(&self, plan: &mut Plan) -> Result<Vec<Subject>> {
         let named = &self.tools;
-        let mut subjects = Vec::new();
-        for tool in self.client.list_tools_json().await? {
-            let Some(subject) = Subject::tool(&tool) else {
-                continue;
-            };
-            let wanted = named.is_empty() || named.iter().any(|n| n == subject.name());
-            if wanted && !self.excluded.iter().any(|e| e == subject.name()) {
-                subjects.push(subject);
-            }
+        // Listed once: what is fuzzed, and what an unknown name is told it could have been.
+        let offered: Vec<Subject> = self
+            .client
+            .list_tools_json()
+            .await?
+            .iter()
+            .filter_map(Subject::tool)
+            .collect();
+        if let Some(unknown) = named
+            .iter()
+            .find(|n| !offered.iter().any(|s| s.name() == *n))
+        {
+            return Err(Error::NotFound {
+                kind: "tool",
+                name: unknown.clone(),
+                available: offered.iter().map(|s| s.name().to_owned()).collect(),
+            });
         }
-        for name in named {
-            if !subjects
-                .iter()
-                .any(|s| s.kind() == SubjectKind::Tool && s.name() == name)
-            {
-                return Err(Error::NotFound {
-                    kind: "tool",
-                    name: name.clone(),
-                    available: self
-                        .client
-                        .list_tools_json()
-                        .await?
-                        .iter()
-                        .filter_map(|t| t.get("name")?.as_str().map(str::to_owned))
-                        .collect(),
-                });
-            }
-        }
+        let mut subjects: Vec<Subject> = offered
+            .into_iter()
+            .filter(|subject| named.is_empty() || named.iter().any(|n| n == subject.name()))
+            .filter(|subject| !self.excluded.iter().any(|e| e == subject.name()))
+            .collect();
         let capabilities = self.client.server_capabilities();
         let everything = self.tools.is_empty();
         if self.templates.unwrap_or(everything) && capabilities.get("resources").is_some() {

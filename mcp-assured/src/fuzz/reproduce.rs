@@ -9,20 +9,23 @@ use crate::{
     transport::Reached,
 };
 
-/// The reproduction of `kind` found in `subject` with `arguments`.
-///
-/// `shown`: for a leak, the line of the answer that shows the internals.
-pub(crate) fn reproduction(
-    reached: Option<&Reached>,
-    subject: &Subject,
-    kind: FindingKind,
-    property: Option<&str>,
-    shown: Option<&str>,
-    arguments: &Value,
-) -> Reproduction {
+/// What was found, as a reproduction needs it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Found<'a> {
+    pub(crate) subject: &'a Subject,
+    pub(crate) kind: FindingKind,
+    /// The property broken, for a property's finding.
+    pub(crate) property: Option<&'a str>,
+    /// For a leak, the line of the answer that shows the internals.
+    pub(crate) shown: Option<&'a str>,
+    pub(crate) arguments: &'a Value,
+}
+
+/// The reproduction of `found` on the server `reached` names.
+pub(crate) fn reproduction(reached: Option<&Reached>, found: Found<'_>) -> Reproduction {
     Reproduction {
-        command: reached.map(|reached| command(reached, subject, arguments)),
-        test: test(reached, subject, kind, property, shown, arguments),
+        command: reached.map(|reached| command(reached, found.subject, found.arguments)),
+        test: test(reached, found),
     }
 }
 
@@ -56,14 +59,14 @@ fn command(reached: &Reached, subject: &Subject, arguments: &Value) -> String {
     }
 }
 
-fn test(
-    reached: Option<&Reached>,
-    subject: &Subject,
-    kind: FindingKind,
-    property: Option<&str>,
-    shown: Option<&str>,
-    arguments: &Value,
-) -> String {
+fn test(reached: Option<&Reached>, found: Found<'_>) -> String {
+    let Found {
+        subject,
+        kind,
+        property,
+        shown,
+        arguments,
+    } = found;
     let server = match reached {
         Some(Reached::Url(url)) => format!("url({url:?})"),
         Some(Reached::Command(parts)) => format!(
@@ -134,7 +137,7 @@ fn test(
         }
         (FindingKind::Property, _) => format!(
             "    let result = answer.unwrap();\n    \
-             todo!(\"assert the property `{}` of {{result:?}}\");",
+             panic!(\"state the property `{}` here as an assertion on {{result:?}}\");",
             property.unwrap_or("?")
         ),
         _ => "    answer.unwrap();".to_owned(),
@@ -184,6 +187,16 @@ mod tests {
 
     use super::*;
 
+    fn found<'a>(subject: &'a Subject, kind: FindingKind, arguments: &'a Value) -> Found<'a> {
+        Found {
+            subject,
+            kind,
+            property: None,
+            shown: None,
+            arguments,
+        }
+    }
+
     fn greet() -> Subject {
         Subject::Tool {
             name: "greet".into(),
@@ -196,13 +209,10 @@ mod tests {
     #[test]
     fn a_command_line_quotes_what_the_shell_would_split() {
         let reached = Reached::Command(vec!["python3".into(), "my server.py".into()]);
+        let arguments = json!({"name": "it's"});
         let repro = reproduction(
             Some(&reached),
-            &greet(),
-            FindingKind::Crash,
-            None,
-            None,
-            &json!({"name": "it's"}),
+            found(&greet(), FindingKind::Crash, &arguments),
         );
         assert_eq!(
             repro.command.unwrap(),
@@ -222,7 +232,8 @@ mod tests {
 
     #[test]
     fn in_process_has_a_test_but_no_command_line() {
-        let repro = reproduction(None, &greet(), FindingKind::Hang, None, None, &json!({}));
+        let arguments = json!({});
+        let repro = reproduction(None, found(&greet(), FindingKind::Hang, &arguments));
         assert_eq!(repro.command, None);
         assert!(repro.test.contains("service(/* your server */)"));
     }

@@ -19,7 +19,7 @@ use super::{
     polish::polish,
     property::Property,
     regressions::Regression,
-    reproduce::reproduction,
+    reproduce::{Found, reproduction},
     session::{Outcome, Session},
     subject::{Subject, SubjectKind},
 };
@@ -284,11 +284,13 @@ fn finding(
         replayed: false,
         reproduce: reproduction(
             context.reached.as_ref(),
-            subject,
-            smallest.failure.kind,
-            smallest.failure.property.as_deref(),
-            smallest.failure.shown.as_deref(),
-            &smallest.case.arguments,
+            Found {
+                subject,
+                kind: smallest.failure.kind,
+                property: smallest.failure.property.as_deref(),
+                shown: smallest.failure.shown.as_deref(),
+                arguments: &smallest.case.arguments,
+            },
         ),
     }
 }
