@@ -111,6 +111,39 @@ enum Command {
     ///
     /// Example, in CI: `mcp-assured snapshot --check --call echo='{"message":"hi"}' -- node build/index.js`.
     Snapshot(commands::snapshot::SnapshotArgs),
+    /// Compare two surfaces of a server (tools with their schemas and annotations,
+    /// resources, resource templates, prompts, capabilities) and print every change,
+    /// breaking ones first; with --fail-on-breaking, exit 1 exactly when one is breaking.
+    ///
+    /// Each side is a surface JSON file (`mcp-assured list --json > old.json` writes one), a
+    /// snapshot file or directory written by `mcp-assured snapshot`, or the http(s) URL of a
+    /// running server; the new side may be a command after `--`, and either a server of a
+    /// config file (--old-config, --new-config). Exit 2 for a side that cannot be read, 3
+    /// for a server that cannot be reached or listed.
+    ///
+    /// Example, in CI: `mcp-assured diff --fail-on-breaking snapshots -- node build/index.js`.
+    Diff(commands::diff::DiffArgs),
+    /// Join stdin and stdout to an in-process MCP double's socket: the command a server under
+    /// test starts to reach a `MockServer` of the library over stdio
+    /// (`MockServer::stdio_command`). Exits 0 when stdin closes, 1 when the double closes
+    /// the connection.
+    Relay(commands::relay::RelayArgs),
+    /// Serve a cassette (written by `record`) as an MCP server, no server running: one session
+    /// over stdio, or streamable HTTP with --http PORT. Each request gets the recorded answer
+    /// of the one that matches it (method, name or URI and arguments by default); one nothing
+    /// recorded answers is refused naming the closest, and listed on stderr (exit 1).
+    ///
+    /// Example: `mcp-assured replay tests/cassettes/session.json --http 8000`.
+    Replay(commands::replay::ReplayArgs),
+    /// Be the MCP server of a client (an AI assistant, say) on stdio, passing every message
+    /// on to the target and back (the server's requests and the client's answers too), and
+    /// record the session into a cassette at --out: written after every exchange and when
+    /// the client disconnects, on SIGINT or SIGTERM, or when the server ends the session.
+    /// Values under keys that name secrets are redacted; headers are never recorded.
+    ///
+    /// Example: `claude mcp add weather -- mcp-assured record --out session.json -- python3 server.py`.
+    /// The one-shot commands record what they did with --record FILE.
+    Record(commands::record::RecordArgs),
     /// Print a completion script for your shell, e.g.
     /// `mcp-assured completions bash > ~/.local/share/bash-completion/completions/mcp-assured`.
     Completions {
@@ -198,6 +231,10 @@ async fn run(command: Command, json: bool) -> Outcome {
         Command::Complete(args) => commands::requests::complete(args).await,
         Command::Ping(args) => commands::requests::ping(args, json).await,
         Command::Snapshot(args) => commands::snapshot::run(args, json).await,
+        Command::Diff(args) => commands::diff::run(args, json).await,
+        Command::Relay(args) => commands::relay::run(args).await,
+        Command::Replay(args) => commands::replay::run(args).await,
+        Command::Record(args) => commands::record::run(args).await,
         Command::Completions { shell } => commands::shell::completions(shell, Cli::command()),
         Command::Man { dir } => commands::shell::man(Cli::command(), dir.as_deref()),
         Command::Serve {

@@ -23,13 +23,24 @@ use crate::CompanionServer;
 ///
 /// If the MCP handshake or the transport fails.
 pub async fn serve_stdio(server: CompanionServer) -> Result<(), Box<dyn std::error::Error>> {
-    let (input, output) = crate::stdio::streams();
-    server
-        .serve(crate::line_guard::guard(input, output))
-        .await?
-        .waiting()
-        .await?;
+    server.serve(stdio_transport()).await?.waiting().await?;
     Ok(())
+}
+
+/// This process's stdin and stdout as async streams: non-blocking pipes read by the
+/// runtime's driver where they are pipes (a blocked read of `tokio::io::stdin()` would hold
+/// the process open after the work is done), tokio's own streams otherwise.
+pub fn stdio_streams() -> (crate::stdio::Input, crate::stdio::Output) {
+    crate::stdio::streams()
+}
+
+/// The transport of an MCP server on this process's stdin and stdout, facing the client
+/// that started it: where the server's messages go, one line each, and the client's
+/// messages, read until stdin closes. A line that is not UTF-8 JSON gets a JSON-RPC error
+/// answer instead of silence (see `line_guard`).
+pub fn stdio_transport() -> (crate::line_guard::Answers, crate::line_guard::Messages) {
+    let (input, output) = crate::stdio::streams();
+    crate::line_guard::guard(input, output)
 }
 
 /// Serves the companion at `/mcp` on `listener`, every session sharing its connections.

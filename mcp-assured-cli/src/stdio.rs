@@ -10,8 +10,10 @@ use std::pin::Pin;
 
 use tokio::io::{AsyncRead, AsyncWrite};
 
-type Input = Pin<Box<dyn AsyncRead + Send>>;
-type Output = Pin<Box<dyn AsyncWrite + Send>>;
+/// Stdin, as an async stream.
+pub type Input = Pin<Box<dyn AsyncRead + Send>>;
+/// Stdout, as an async stream.
+pub type Output = Pin<Box<dyn AsyncWrite + Send>>;
 
 /// Stdin and stdout.
 pub(crate) fn streams() -> (Input, Output) {

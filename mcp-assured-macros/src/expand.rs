@@ -353,7 +353,12 @@ fn check_literal(
         return Ok(());
     };
     for name in placeholder_names(&literal.value()) {
-        if !known.contains(&name) {
+        // `{param.suffix}` is another value of a fixture (an MCP double's `{upstream.command}`),
+        // known when it starts: its parameter is checked here, the suffix at run time.
+        let parameter = name
+            .split_once('.')
+            .map_or(name.as_str(), |(param, _)| param);
+        if !known.contains(parameter) {
             let listed = known
                 .iter()
                 .map(|name| format!("{{{name}}}"))

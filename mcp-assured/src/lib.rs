@@ -154,9 +154,12 @@
 //! the exact line of a server that printed junk on stdout.
 
 pub mod assert;
+pub mod cassette;
 pub mod checks;
 mod client;
 mod credentials;
+pub mod diff;
+pub mod double;
 mod error;
 pub mod fixture;
 pub mod fuzz;

@@ -47,6 +47,14 @@ async fn finds_every_planted_bug_shrunk_and_nothing_else() {
         1,
         "{search:#?}"
     );
+    // A tool that is slow by design is not a bug: the hang says how to tell the fuzzer so.
+    let hang = report.entry("fuzz.tools.search.hang").unwrap();
+    assert!(
+        hang.message.contains("raise the per-call timeout")
+            && hang.message.contains("`--exclude-tool search`"),
+        "{}",
+        hang.message
+    );
     for tool in ["echo", "add", "noop"] {
         assert_eq!(
             report.entry(&format!("fuzz.tools.{tool}")).unwrap().status,

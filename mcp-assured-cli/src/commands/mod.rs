@@ -1,12 +1,17 @@
 //! The one-shot commands: `check`, `list`, `call`, `read`, `prompt`, `complete`, `ping`,
-//! `snapshot`, `fuzz`, and the shell's `completions` and `man`.
+//! `snapshot`, `diff`, `fuzz`, `relay` (the stdio face of an MCP double), `record` (a proxy
+//! that records a session), and the shell's `completions` and `man`.
 
 mod arguments;
 pub(crate) mod call;
 pub(crate) mod check;
+pub(crate) mod diff;
 pub(crate) mod fuzz;
 pub(crate) mod list;
 pub(crate) mod outcome;
+pub(crate) mod record;
+pub(crate) mod relay;
+pub(crate) mod replay;
 pub(crate) mod requests;
 pub(crate) mod shell;
 pub(crate) mod snapshot;

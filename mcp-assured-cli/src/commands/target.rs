@@ -120,6 +120,10 @@ pub(crate) struct Target {
     /// booting is waited for within --startup-timeout, whatever this is.
     #[arg(long, value_name = "SECONDS")]
     discover_timeout: Option<f64>,
+    /// Record every exchange with the server into a cassette at FILE (JSON; values under
+    /// keys that name secrets redacted), written as it goes and when the command ends.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
 }
 
 impl Target {
@@ -231,7 +235,24 @@ impl Target {
     /// Connects and initializes: a wrong option is a usage failure, anything else on the way
     /// (spawning, reaching, authorizing, initializing) an unreachable server.
     pub(crate) async fn connect(&self) -> Result<McpClient, Failure> {
+        self.builder()?.build().await.map_err(|error| match error {
+            // What the options asked for cannot be built (an unknown protocol version).
+            mcp_assured::Error::InvalidInput { .. } => Failure::usage(error.to_string()),
+            _ => Failure::unreachable(error.to_string()),
+        })
+    }
+
+    /// `--record`, which `record` takes as `--out`.
+    pub(crate) fn record(&self) -> Option<&std::path::Path> {
+        self.record.as_deref()
+    }
+
+    /// The client builder with every option, aimed at the server.
+    pub(crate) fn builder(&self) -> Result<ClientBuilder, Failure> {
         let mut builder = McpAssured::client().timeout(Duration::from_secs(self.timeout.max(1)));
+        if let Some(path) = &self.record {
+            builder = builder.record_to(path);
+        }
         if let Some(version) = &self.protocol {
             builder = builder.protocol_version(version);
         }
@@ -247,16 +268,9 @@ impl Target {
             builder = builder.discover_timeout(wait);
         }
         let (builder, headers) = self.aimed(builder)?;
-        builder
+        Ok(builder
             .credentials(self.credentials(&headers).map_err(Failure::usage)?)
-            .tls(self.tls())
-            .build()
-            .await
-            .map_err(|error| match error {
-                // What the options asked for cannot be built (an unknown protocol version).
-                mcp_assured::Error::InvalidInput { .. } => Failure::usage(error.to_string()),
-                _ => Failure::unreachable(error.to_string()),
-            })
+            .tls(self.tls()))
     }
 
     /// A REST client for a hybrid server's tool endpoints at `base`, sending the same

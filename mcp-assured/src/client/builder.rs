@@ -22,7 +22,9 @@ use super::{
     connect::{self, Lifecycle, Reconnect},
     handler::Harness,
     lifecycle::{DEFAULT_DISCOVER_TIMEOUT, Protocol},
+    proxy,
     server_requests::{self, Answers, IntoAnswer, answer},
+    taping::Tape,
 };
 use crate::{
     credentials::{Credentials, OAuth},
@@ -98,6 +100,8 @@ pub struct ClientBuilder {
     discover_timeout: Option<Duration>,
     client_info: Implementation,
     answers: Answers,
+    /// Where to record the session, as a cassette.
+    record_to: Option<PathBuf>,
     /// Misuse found by the setters, reported by `build()` so chains stay fluent.
     problems: Vec<String>,
 }
@@ -119,6 +123,7 @@ impl Default for ClientBuilder {
             discover_timeout: None,
             client_info: Implementation::new("mcp-assured", env!("CARGO_PKG_VERSION")),
             answers: Answers::default(),
+            record_to: None,
             problems: Vec::new(),
         }
     }
@@ -468,6 +473,72 @@ impl ClientBuilder {
         self
     }
 
+    /// Records every exchange of the session into a [cassette](crate::cassette) at `path`
+    /// (pretty-printed JSON, its folder created): each request of the client's with what
+    /// answered it, the notifications and requests the server sent meanwhile, the client's
+    /// answers to those, and the time each took; values under keys that name secrets are
+    /// written as `"<redacted>"` ([`is_secret_key`](crate::cassette::is_secret_key)), and the
+    /// client's credentials, sent as HTTP headers, are never recorded.
+    ///
+    /// The file is written by `build()` (so a path that cannot be written fails there), after
+    /// every exchange, by a thread of its own, so that a test that panics still leaves a
+    /// readable cassette of what it did, and when the client closes, which reports a write
+    /// that failed. A session opened by [`McpClient::reconnect`] goes on recording into the
+    /// same cassette. Read it back with [`Cassette::load`](crate::cassette::Cassette::load).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> mcp_assured::Result<()> {
+    /// use mcp_assured::{McpAssured, cassette::Cassette};
+    /// use mcp_assured_examples::ExampleServer;
+    /// use serde_json::json;
+    ///
+    /// let path = std::env::temp_dir().join("mcp-assured-doc-record_to.json");
+    /// let client = McpAssured::client()
+    ///     .service(ExampleServer::new())
+    ///     .record_to(&path)
+    ///     .build()
+    ///     .await?;
+    /// client.call_tool("echo", json!({"message": "hi"})).await?;
+    /// client.close().await?;
+    ///
+    /// let cassette = Cassette::load(&path).unwrap();
+    /// assert_eq!(cassette.interactions[0].method, "tools/call");
+    /// assert_eq!(cassette.interactions[0].params["arguments"], json!({"message": "hi"}));
+    /// # Ok(()) }
+    /// ```
+    pub fn record_to(mut self, path: impl Into<PathBuf>) -> Self {
+        self.record_to = Some(path.into());
+        self
+    }
+
+    /// Proxies one whole session between another MCP client, whose end is `client` (any
+    /// rmcp server-side transport: `(sink, stream)`, stdin and stdout, ...), and the
+    /// server, message for message, until either closes or `stop` completes; then the
+    /// server is stopped if it was started here. What `mcp-assured record` does: a proxy
+    /// that, with [`record_to`](Self::record_to), records the session.
+    ///
+    /// The harness opens no session of its own: the client initializes, and every request,
+    /// notification and answer, the server's requests and the client's answers included,
+    /// goes through with its id as it came. What the server sends is handed on as it sent
+    /// it; what the client sends, as rmcp reads it. The options of the session itself
+    /// (protocol, timeouts but the start-up one, answers to server requests) do not apply.
+    ///
+    /// # Errors
+    ///
+    /// As [`build`](Self::build) fails when the server cannot be started or reached, and
+    /// when the server ends the session first, or the cassette cannot be written.
+    pub async fn proxy<C, E, A>(self, client: C, stop: impl Future<Output = ()>) -> Result<()>
+    where
+        C: rmcp::transport::IntoTransport<RoleServer, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let startup_timeout = self.startup_timeout.unwrap_or(DEFAULT_STARTUP_TIMEOUT);
+        let tape = tape(self.record_to.as_deref())?;
+        let (target, _) = self.into_parts()?;
+        proxy::proxy(target, startup_timeout, tape, client.into_transport(), stop).await
+    }
+
     /// Connects, performs the `initialize` handshake, and returns the ready client.
     ///
     /// Fails with [`Error::Connect`], [`Error::Spawn`], [`Error::ServerExited`],
@@ -478,6 +549,7 @@ impl ClientBuilder {
         let lifecycle = Lifecycle {
             protocol: self.protocol.clone(),
             discover_timeout: self.discover_timeout.unwrap_or(DEFAULT_DISCOVER_TIMEOUT),
+            tape: tape(self.record_to.as_deref())?,
         };
         let (target, harness) = self.into_parts()?;
         let reconnect = target.reopenable().map(|target| Reconnect {
@@ -538,6 +610,13 @@ impl ClientBuilder {
         };
         Ok((target, harness))
     }
+}
+
+/// The cassette `record_to` asked for, started.
+fn tape(path: Option<&std::path::Path>) -> Result<Option<Tape>> {
+    path.map(Tape::create)
+        .transpose()
+        .map_err(|error| Error::invalid("record_to", error.to_string()))
 }
 
 fn capabilities(answers: &Answers) -> ClientCapabilities {

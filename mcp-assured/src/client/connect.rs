@@ -21,6 +21,7 @@ use super::{
         WithoutProbeAnswers, probe,
     },
     recording::Recording,
+    taping::{Tape, Taping},
 };
 use crate::{
     error::{Error, Result},
@@ -40,6 +41,8 @@ pub(crate) struct Connection {
     pub(crate) target: String,
     /// What the server answered to `server/discover`, on 2026-07-28.
     pub(crate) discovered: Option<DiscoverResult>,
+    /// The cassette the session is recorded into, if any.
+    pub(crate) tape: Option<Tape>,
 }
 
 /// What opening the same server again takes: a stdio server is started again, an HTTP one
@@ -74,12 +77,14 @@ impl Reconnect {
     }
 }
 
-/// How the session starts.
+/// How the session starts, and where it is recorded.
 #[derive(Debug, Clone)]
 pub(crate) struct Lifecycle {
     pub(crate) protocol: Protocol,
     /// How long `server/discover` may go unanswered by a server that is up.
     pub(crate) discover_timeout: Duration,
+    /// The cassette of `record_to`, which every session of the client records into.
+    pub(crate) tape: Option<Tape>,
 }
 
 impl Lifecycle {
@@ -384,9 +389,17 @@ impl Start<'_> {
             .state
             .lifecycle_as_sent
             .lock()
-            .unwrap_or_else(|p| p.into_inner()) = answered;
+            .unwrap_or_else(|p| p.into_inner()) = answered.clone();
+        let tape = self.lifecycle.tape.clone();
+        if let Some(tape) = &tape {
+            tape.discovered(version.as_str(), answered.as_deref(), &result);
+        }
         let transport = Recording::new(
-            WithoutProbeAnswers::new(transport),
+            Taping::beside(
+                WithoutProbeAnswers::new(transport),
+                tape.clone(),
+                self.diagnostics,
+            ),
             &self.harness,
             self.diagnostics,
         );
@@ -402,6 +415,7 @@ impl Start<'_> {
             diagnostics: self.diagnostics.clone(),
             target: self.description.to_owned(),
             discovered: Some(result),
+            tape,
         })
     }
 
@@ -425,7 +439,11 @@ impl Start<'_> {
         T: Transport<RoleClient> + 'static,
     {
         let transport = Recording::new(
-            WithoutProbeAnswers::keeping_late(transport, late.clone()),
+            Taping::beside(
+                WithoutProbeAnswers::keeping_late(transport, late.clone()),
+                self.lifecycle.tape.clone(),
+                self.diagnostics,
+            ),
             &self.harness,
             self.diagnostics,
         );
@@ -462,6 +480,7 @@ impl Start<'_> {
                     diagnostics: self.diagnostics.clone(),
                     target: self.description.to_owned(),
                     discovered: None,
+                    tape: self.lifecycle.tape.clone(),
                 })
             }
             Err(error) => {

@@ -169,6 +169,11 @@ async fn closed(
     }
 }
 
+/// The server ended a session no request was waiting on: why, as far as the transport saw.
+pub(crate) async fn session_ended(diagnostics: &Diagnostics) -> Error {
+    closed(None, diagnostics, None).await
+}
+
 /// A failed request.
 pub(crate) async fn request_failed(
     error: ServiceError,

@@ -14,10 +14,12 @@ mod lifecycle;
 mod listed_tools;
 mod notifications;
 mod pending;
+mod proxy;
 mod recording;
 pub(crate) mod server_requests;
 mod stray;
 mod subscription;
+mod taping;
 mod tasks;
 
 use std::{sync::Arc, time::Duration};
@@ -337,7 +339,12 @@ impl McpClient {
     }
 
     /// Ends the session: closes the transport, then stops the server if the client started
-    /// it (a child process gets a grace period to exit, then is killed and reaped).
+    /// it (a child process gets a grace period to exit, then is killed and reaped), then
+    /// writes the cassette of [`record_to`](ClientBuilder::record_to).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidInput`] naming the cassette's file when it cannot be written.
     pub async fn close(self) -> Result<()> {
         let connection = self.shared.connection.lock().await.take();
         if let Some(mut connection) = connection {
@@ -346,6 +353,10 @@ impl McpClient {
                 .close_with_timeout(Duration::from_secs(5))
                 .await;
             connection.owned.shutdown().await;
+            if let Some(tape) = &connection.tape {
+                tape.flush()
+                    .map_err(|error| Error::invalid("cassette", error.to_string()))?;
+            }
         }
         Ok(())
     }

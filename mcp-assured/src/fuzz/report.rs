@@ -188,6 +188,9 @@ impl Plan {
                  (strict fails it)",
             );
         }
+        if finding.kind == FindingKind::Hang {
+            message.push_str(&hang_hint(&finding.subject, &finding.name));
+        }
         if let Some(command) = &finding.reproduce.command {
             message.push_str(&format!("\n  reproduce: {command}"));
         }
@@ -201,6 +204,20 @@ impl Plan {
         entry.details = json!({"finding": finding});
         entry
     }
+}
+
+/// What to do when a hang is the subject's design, not a bug: a tool that runs longer than the
+/// per-call timeout on purpose is otherwise a FAIL its author would not agree with.
+fn hang_hint(subject: &str, name: &str) -> String {
+    let leave_out = match subject {
+        "template" => "leave templates out (`.templates(false)`, `--no-templates`)".to_owned(),
+        "prompt" => "leave prompts out (`.prompts(false)`, `--no-prompts`)".to_owned(),
+        _ => format!("leave it out (`.exclude_tool({name:?})`, `--exclude-tool {name}`)"),
+    };
+    format!(
+        "\n  if it is meant to take longer, raise the per-call timeout \
+         (`.call_timeout(..)`, `--call-timeout SECONDS`) or {leave_out}"
+    )
 }
 
 /// `fuzz.tools.greet`, `fuzz.templates.file:///{path}`, `fuzz.prompts.summary`.

@@ -112,6 +112,13 @@ impl WireInbox {
             .retain(|(key, _)| matches!(key, Key::Answer(_)));
     }
 
+    /// The first message waiting under `key`, left for whoever takes it.
+    pub(crate) fn peek(&self, key: &Key) -> Option<Arc<str>> {
+        let waiting = self.waiting();
+        let (_, text) = waiting.iter().find(|(waiting, _)| waiting == key)?;
+        Some(text.clone())
+    }
+
     /// The first message waiting under `key`, taken.
     pub(crate) fn take(&self, key: &Key) -> Option<Arc<str>> {
         let mut waiting = self.waiting();

@@ -1,0 +1,118 @@
+//! Where a double listens: streamable HTTP on a loopback port (rmcp's
+//! `StreamableHttpService`, one hyper connection per task so a mock can drop them), and a
+//! loopback socket for the stdio relay (`mcp-assured relay ADDRESS`), each connection one
+//! MCP session.
+
+use std::{io, net::SocketAddr, sync::Arc};
+
+use hyper_util::{rt::TokioIo, service::TowerToHyperService};
+use rmcp::{
+    ServiceExt,
+    transport::streamable_http_server::{
+        StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
+    },
+};
+use tokio::net::{TcpListener, TcpStream};
+
+use super::{handler::DoubleHandler, state::State};
+
+/// Serves streamable HTTP at `/mcp` (any path, in fact) on a loopback port (0: a free
+/// one); its address.
+pub(crate) async fn http(state: &Arc<State>, port: u16) -> io::Result<SocketAddr> {
+    let listener = TcpListener::bind(("127.0.0.1", port)).await?;
+    let address = listener.local_addr()?;
+    // Loopback hosts only (rmcp's default) and pages from loopback origins only: what the
+    // specification asks of every local server, against DNS rebinding.
+    let config = StreamableHttpServerConfig::default()
+        .with_allowed_origins(["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"])
+        .with_cancellation_token(state.switch.stopped.child_token());
+    let handler = DoubleHandler {
+        state: Arc::clone(state),
+    };
+    let service = TowerToHyperService::new(StreamableHttpService::new(
+        move || Ok(handler.clone()),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    ));
+    let state = Arc::clone(state);
+    tokio::spawn(async move {
+        loop {
+            let Some(stream) = accept(&listener, &state).await else {
+                return;
+            };
+            let service = service.clone();
+            let connection = tokio::spawn(async move {
+                let served = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(TokioIo::new(stream), service)
+                    .await;
+                if let Err(error) = served {
+                    tracing::debug!(%error, "an HTTP connection to the MCP double ended");
+                }
+            });
+            state.switch.track(connection.abort_handle());
+        }
+    });
+    Ok(address)
+}
+
+/// Accepts the relay's connections on a free loopback port, each an MCP session over its
+/// lines; the address.
+pub(crate) async fn relay(state: &Arc<State>) -> io::Result<SocketAddr> {
+    let listener = TcpListener::bind(("127.0.0.1", 0)).await?;
+    let address = listener.local_addr()?;
+    let state = Arc::clone(state);
+    tokio::spawn(async move {
+        loop {
+            let Some(stream) = accept(&listener, &state).await else {
+                return;
+            };
+            let stream = match kept(&state, stream) {
+                Ok(stream) => stream,
+                Err(error) => {
+                    tracing::debug!(%error, "a relay's socket could not be kept");
+                    continue;
+                }
+            };
+            let handler = DoubleHandler {
+                state: Arc::clone(&state),
+            };
+            let stopped = state.switch.stopped.clone();
+            let session = tokio::spawn(async move {
+                let running = match handler.serve(stream).await {
+                    Ok(running) => running,
+                    Err(error) => {
+                        tracing::debug!(%error, "a relayed session of the MCP double did not start");
+                        return;
+                    }
+                };
+                tokio::select! {
+                    _ = running.waiting() => {}
+                    () = stopped.cancelled() => {}
+                }
+            });
+            state.switch.track(session.abort_handle());
+        }
+    });
+    Ok(address)
+}
+
+/// The stream, with a second handle on its socket kept by the switch to shut it down.
+fn kept(state: &State, stream: TcpStream) -> io::Result<TcpStream> {
+    let socket = stream.into_std()?;
+    state.switch.track_socket(socket.try_clone()?);
+    TcpStream::from_std(socket)
+}
+
+/// The next connection, or `None` once the double is stopped or accepting fails.
+async fn accept(listener: &TcpListener, state: &State) -> Option<TcpStream> {
+    tokio::select! {
+        () = state.switch.stopped.cancelled() => None,
+        accepted = listener.accept() => match accepted {
+            Ok((stream, _)) => Some(stream),
+            Err(error) => {
+                tracing::debug!(%error, "the MCP double stopped accepting connections");
+                None
+            }
+        },
+    }
+}
