@@ -198,3 +198,39 @@ async fn snapshot_files_compare_with_the_live_server_redacted() {
     let changes = diff::compare(&snapshot, &live.redacted());
     assert!(changes.is_empty(), "{changes}");
 }
+
+/// A recorded session is a side too: what it listed, every page, with the capabilities of
+/// its `initialize`; one that never listed what its server advertises is refused.
+#[tokio::test]
+async fn a_cassette_of_a_session_that_listed_everything_is_a_surface() {
+    let dir = std::env::temp_dir().join(format!("mcp-assured-diff-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let everything = dir.join("listed-everything.json");
+    let client = McpAssured::client()
+        .service(ExampleServer::new().with_page_size(2))
+        .record_to(&everything)
+        .build()
+        .await
+        .unwrap();
+    let live = surface_of(&client).await;
+    client.close().await.unwrap();
+    let recorded = Surface::from_path(&everything).unwrap();
+    assert_eq!(recorded.tools.len(), live.tools.len());
+    let changes = diff::compare(&recorded, &live);
+    assert!(changes.is_empty(), "{changes}");
+
+    let tools_only = dir.join("listed-tools.json");
+    let client = McpAssured::client()
+        .service(ExampleServer::new())
+        .record_to(&tools_only)
+        .build()
+        .await
+        .unwrap();
+    client.list_tools().await.unwrap();
+    client.close().await.unwrap();
+    let refused = Surface::from_path(&tools_only).unwrap_err().to_string();
+    assert!(
+        refused.contains("never listed resources/list, resources/templates/list, prompts/list"),
+        "{refused}"
+    );
+}

@@ -2,6 +2,7 @@
 
     python double_client.py stdio <program> <args...>
     python double_client.py http <url>
+    python double_client.py sse <url>
 
 Initializes, lists the tools, calls `search` with {"query": "rust"} and `missing` (which no
 mock answers), and prints what came back as one JSON object.
@@ -12,6 +13,7 @@ import json
 import sys
 
 from mcp import ClientSession, StdioServerParameters
+from mcp.client.sse import sse_client
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
@@ -39,6 +41,9 @@ async def main(face: str, target: list[str]) -> None:
     if face == "stdio":
         params = StdioServerParameters(command=target[0], args=target[1:])
         async with stdio_client(params) as (read, write):
+            report = await drive(read, write)
+    elif face == "sse":
+        async with sse_client(target[0]) as (read, write):
             report = await drive(read, write)
     else:
         async with streamable_http_client(target[0]) as streams:

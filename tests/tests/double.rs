@@ -20,6 +20,7 @@ use serde_json::{Value, json};
 #[derive(Debug, Clone, Copy)]
 enum Face {
     Http,
+    Sse,
     Stdio,
 }
 
@@ -27,6 +28,7 @@ fn builder(double: &MockServer, face: Face) -> ClientBuilder {
     let builder = McpAssured::client().timeout(Duration::from_secs(10));
     match face {
         Face::Http => builder.base_uri(double.uri()),
+        Face::Sse => builder.base_uri(double.sse_uri()),
         Face::Stdio => builder
             .command(workspace_binary("mcp-assured-cli", "mcp-assured"))
             .args(["relay".to_owned(), double.relay_address().to_string()]),
@@ -80,6 +82,11 @@ async fn over_http_on_2025_11_25() {
 #[tokio::test]
 async fn over_http_on_2026_07_28() {
     a_mocked_tool_is_listed_called_and_recorded(Face::Http, "2026-07-28").await;
+}
+
+#[tokio::test]
+async fn over_sse_on_2025_11_25() {
+    a_mocked_tool_is_listed_called_and_recorded(Face::Sse, "2025-11-25").await;
 }
 
 #[tokio::test]
@@ -398,7 +405,7 @@ async fn credentials_are_matched_and_never_printed() {
     Mock::given(tool("private"))
         .and(bearer_token("s3cret-token"))
         .respond_with(Reply::text("welcome"))
-        .expect(1)
+        .expect(2)
         .mount(&double)
         .await;
     let with_token = McpAssured::client()
@@ -409,6 +416,21 @@ async fn credentials_are_matched_and_never_printed() {
         .unwrap();
     assert_eq!(
         with_token
+            .call_tool("private", json!({}))
+            .await
+            .unwrap()
+            .text(),
+        "welcome"
+    );
+    // Over HTTP+SSE the headers of each message's POST are the ones matched.
+    let over_sse = McpAssured::client()
+        .base_uri(double.sse_uri())
+        .bearer_token("s3cret-token")
+        .build()
+        .await
+        .unwrap();
+    assert_eq!(
+        over_sse
             .call_tool("private", json!({}))
             .await
             .unwrap()
@@ -523,6 +545,11 @@ async fn passes_the_checks_over_http_on_2026_07_28() {
 }
 
 #[tokio::test]
+async fn passes_the_checks_over_sse_on_2025_11_25() {
+    the_double_passes_the_protocol_checks(Face::Sse, "2025-11-25").await;
+}
+
+#[tokio::test]
 async fn passes_the_checks_over_stdio_on_2025_11_25() {
     the_double_passes_the_protocol_checks(Face::Stdio, "2025-11-25").await;
 }
@@ -543,6 +570,7 @@ async fn the_python_sdks_client_is_served(face: Face) {
     ));
     match face {
         Face::Http => command.arg("http").arg(double.uri()),
+        Face::Sse => command.arg("sse").arg(double.sse_uri()),
         Face::Stdio => command
             .arg("stdio")
             .arg(workspace_binary("mcp-assured-cli", "mcp-assured"))
@@ -569,6 +597,11 @@ async fn the_python_sdks_client_is_served(face: Face) {
 #[tokio::test]
 async fn the_python_sdks_client_over_http() {
     the_python_sdks_client_is_served(Face::Http).await;
+}
+
+#[tokio::test]
+async fn the_python_sdks_client_over_sse() {
+    the_python_sdks_client_is_served(Face::Sse).await;
 }
 
 #[tokio::test]

@@ -17,7 +17,8 @@ use super::{
 #[derive(Debug, Args)]
 pub(crate) struct DiffArgs {
     /// The old surface: a surface JSON file (`mcp-assured list --json` writes one), a
-    /// snapshot file or directory written by `mcp-assured snapshot`, or the http(s) URL of a
+    /// snapshot file or directory written by `mcp-assured snapshot`, a cassette written by
+    /// `mcp-assured record` or `--record` (what its session listed), or the http(s) URL of a
     /// running server. Or give --old-config.
     #[arg(value_name = "OLD")]
     old: Option<String>,

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::{change::Item, compare::key_of};
 use crate::{
+    cassette::Cassette,
     client::McpClient,
     error::{Error, Result, code},
     results::listed::{Listed, ListedItem},
@@ -162,6 +163,61 @@ impl Surface {
         surface.checked()
     }
 
+    /// The surface a recorded session saw: the capabilities of its server's answer to
+    /// `initialize` (or `server/discover`) and the results of the list requests it made
+    /// (every page), as [`from_list_results`](Self::from_list_results) reads them.
+    ///
+    /// # Errors
+    ///
+    /// When the session did not list something its server advertises (say `prompts/list`
+    /// with the `prompts` capability): the surface would lack it. Record one that lists
+    /// everything, e.g. `mcp-assured list --record FILE`.
+    pub fn from_cassette(cassette: &Cassette) -> Result<Surface> {
+        let capabilities = &cassette.server.capabilities;
+        let listed: Vec<&str> = cassette
+            .interactions
+            .iter()
+            .filter(|interaction| interaction.result.is_some())
+            .map(|interaction| interaction.method.as_str())
+            .collect();
+        let advertised_not_listed: Vec<&str> = [
+            ("tools", "tools/list"),
+            ("resources", "resources/list"),
+            ("resources", "resources/templates/list"),
+            ("prompts", "prompts/list"),
+        ]
+        .into_iter()
+        .filter(|(capability, method)| {
+            capabilities.get(capability).is_some() && !listed.contains(method)
+        })
+        .map(|(_, method)| method)
+        .collect();
+        if !advertised_not_listed.is_empty() {
+            return Err(Error::invalid(
+                "cassette",
+                format!(
+                    "its session never listed {} though the server advertises them, so the \
+                     surface would lack them; record one that lists everything, e.g. \
+                     `mcp-assured list --record FILE`",
+                    advertised_not_listed.join(", ")
+                ),
+            ));
+        }
+        let initialize = (
+            "initialize",
+            serde_json::json!({"capabilities": capabilities}),
+        );
+        let lists = cassette
+            .interactions
+            .iter()
+            .filter(|interaction| interaction.method.ends_with("/list"))
+            .filter_map(|interaction| {
+                let result = interaction.result.clone()?;
+                Some((interaction.method.as_str(), result))
+            });
+        Surface::from_list_results(std::iter::once(initialize).chain(lists))
+    }
+
     /// Reads a surface's JSON (see [`Surface`]). The output of `mcp-assured list --json`
     /// reads as one too: its `resource_templates`, and the capabilities in its `server`.
     ///
@@ -250,7 +306,7 @@ impl Surface {
 
     /// A surface from a file or directory, by what it holds: a directory of snapshots
     /// written by `mcp-assured snapshot` (of one server), a snapshot file (`---` header),
-    /// or the surface's JSON.
+    /// a cassette ([`from_cassette`](Self::from_cassette)), or the surface's JSON.
     ///
     /// # Errors
     ///
@@ -288,6 +344,20 @@ impl Surface {
                 ),
             )
         })?;
+        if value.get("cassette").is_some() && value.get("interactions").is_some() {
+            let cassette: Cassette = serde_json::from_value(value).map_err(|error| {
+                Error::invalid(
+                    format!("cassette {}", path.display()),
+                    format!("it is not a cassette `mcp-assured record` writes: {error}"),
+                )
+            })?;
+            return Surface::from_cassette(&cassette).map_err(|error| match error {
+                Error::InvalidInput { reason, .. } => {
+                    Error::invalid(format!("cassette {}", path.display()), reason)
+                }
+                other => other,
+            });
+        }
         Surface::from_json(value).map_err(|error| match error {
             Error::InvalidInput { reason, .. } => {
                 Error::invalid(format!("surface file {}", path.display()), reason)

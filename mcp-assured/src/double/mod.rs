@@ -2,7 +2,8 @@
 //! (routers, gateways, proxies, aggregators), as wiremock is for HTTP backends.
 //!
 //! A [`MockServer`] starts in the test's process and serves MCP over streamable HTTP (its
-//! [`uri`](MockServer::uri)) and over stdio, through a relay process the server under test
+//! [`uri`](MockServer::uri)), over HTTP+SSE ([`sse_uri`](MockServer::sse_uri)), and over
+//! stdio, through a relay process the server under test
 //! starts as it would any upstream server ([`stdio_command`](MockServer::stdio_command):
 //! `mcp-assured relay ADDRESS`, which joins its stdin and stdout to the double). It answers
 //! what its [`Mock`]s say, records every request, and checks each mock's expectations when
@@ -53,6 +54,7 @@ mod replay;
 mod reply;
 mod request;
 mod serve;
+mod sse;
 mod state;
 
 use std::{fmt, net::SocketAddr, path::PathBuf, sync::Arc};
@@ -141,6 +143,12 @@ impl MockServer {
     /// Its streamable HTTP endpoint: `http://127.0.0.1:PORT/mcp`.
     pub fn uri(&self) -> String {
         format!("http://{}/mcp", self.inner.http)
+    }
+
+    /// Its HTTP+SSE endpoint (the transport of protocol 2024-11-05), on the same port:
+    /// `http://127.0.0.1:PORT/sse`, whose `endpoint` event names `/message?sessionId=..`.
+    pub fn sse_uri(&self) -> String {
+        format!("http://{}/sse", self.inner.http)
     }
 
     /// The loopback address the stdio relay connects to.

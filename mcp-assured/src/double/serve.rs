@@ -3,7 +3,10 @@
 //! loopback socket for the stdio relay (`mcp-assured relay ADDRESS`), each connection one
 //! MCP session.
 
-use std::{io, net::SocketAddr, sync::Arc};
+use std::{convert::Infallible, io, net::SocketAddr, sync::Arc};
+
+use http::{Request, Response, StatusCode};
+use hyper::body::Incoming;
 
 use hyper_util::{rt::TokioIo, service::TowerToHyperService};
 use rmcp::{
@@ -14,7 +17,11 @@ use rmcp::{
 };
 use tokio::net::{TcpListener, TcpStream};
 
-use super::{handler::DoubleHandler, state::State};
+use super::{
+    handler::DoubleHandler,
+    sse::{Body, SseSessions},
+    state::State,
+};
 
 /// Serves streamable HTTP at `/mcp` (any path, in fact) on a loopback port (0: a free
 /// one); its address.
@@ -29,12 +36,27 @@ pub(crate) async fn http(state: &Arc<State>, port: u16) -> io::Result<SocketAddr
     let handler = DoubleHandler {
         state: Arc::clone(state),
     };
-    let service = TowerToHyperService::new(StreamableHttpService::new(
+    let streamable = TowerToHyperService::new(StreamableHttpService::new(
         move || Ok(handler.clone()),
         Arc::new(LocalSessionManager::default()),
         config,
     ));
+    let sse = SseSessions::default();
     let state = Arc::clone(state);
+    let routed = Arc::clone(&state);
+    // `GET /sse` and `POST /message` are the HTTP+SSE face; everything else is rmcp's.
+    let service = hyper::service::service_fn(move |request: Request<Incoming>| {
+        let (streamable, sse, state) = (streamable.clone(), sse.clone(), Arc::clone(&routed));
+        async move {
+            if SseSessions::serves(&request) {
+                if let Some(refusal) = foreign(&request) {
+                    return Ok::<_, Infallible>(refusal);
+                }
+                return Ok(sse.handle(request, &state).await);
+            }
+            hyper::service::Service::call(&streamable, request).await
+        }
+    });
     tokio::spawn(async move {
         loop {
             let Some(stream) = accept(&listener, &state).await else {
@@ -115,4 +137,41 @@ async fn accept(listener: &TcpListener, state: &State) -> Option<TcpStream> {
             }
         },
     }
+}
+
+/// A 403 for a request to the SSE face from a name or page other than loopback (against DNS
+/// rebinding, as rmcp's streamable HTTP checks its own).
+fn foreign(request: &Request<Incoming>) -> Option<Response<Body>> {
+    let loopback = |authority: &str| {
+        let host = authority
+            .rsplit_once(':')
+            .filter(|(_, port)| port.chars().all(|c| c.is_ascii_digit()))
+            .map_or(authority, |(host, _)| host);
+        matches!(host, "localhost" | "127.0.0.1" | "[::1]")
+    };
+    let header = |name: http::header::HeaderName| {
+        request
+            .headers()
+            .get(name)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_owned)
+    };
+    let host_ok = header(http::header::HOST).is_none_or(|host| loopback(&host));
+    let origin_ok = header(http::header::ORIGIN).is_none_or(|origin| {
+        origin
+            .strip_prefix("http://")
+            .or_else(|| origin.strip_prefix("https://"))
+            .is_some_and(loopback)
+    });
+    (!(host_ok && origin_ok)).then(|| {
+        use http_body_util::BodyExt as _;
+        Response::builder()
+            .status(StatusCode::FORBIDDEN)
+            .body(
+                http_body_util::Full::new(bytes::Bytes::from_static(b"only loopback"))
+                    .map_err(|never| match never {})
+                    .boxed(),
+            )
+            .expect("a valid response")
+    })
 }
