@@ -320,25 +320,58 @@ async fn progress_and_logs_come_before_the_answer() {
         )
         .mount(&double)
         .await;
-    let client = connect(&double, Face::Http).await;
-    let pending = client.start_call_tool("index", json!({})).await.unwrap();
-    let progress = pending.progress();
-    let result = pending.result().await.unwrap();
-    assert_eq!(result.text(), "indexed");
-    let _ = progress;
-    let methods: Vec<String> = client
-        .notifications()
-        .iter()
-        .map(|notification| notification.method.clone())
-        .collect();
-    assert_eq!(
-        methods,
-        [
-            "notifications/progress",
-            "notifications/progress",
-            "notifications/message"
-        ]
+    for face in [Face::Http, Face::Stdio] {
+        let client = connect(&double, face).await;
+        let pending = client.start_call_tool("index", json!({})).await.unwrap();
+        let token = serde_json::to_value(pending.progress_token()).unwrap();
+        let result = pending.result().await.unwrap();
+        assert_eq!(result.text(), "indexed");
+        // Progress rides on the request's own stream: both are in before the answer.
+        let progress: Vec<f64> = client
+            .progress_notifications()
+            .iter()
+            .filter(|progress| progress.progress_token == token)
+            .map(|progress| progress.progress)
+            .collect();
+        assert_eq!(progress, [1.0, 2.0], "{face:?}");
+        // A log message may take the session's stream over HTTP: it comes, not in order.
+        let log = client
+            .wait_for_notification("notifications/message")
+            .await
+            .unwrap();
+        assert_eq!(log.params["data"], "indexing", "{face:?}");
+    }
+}
+
+/// The expectations are checked when the last handle on the double is dropped, with a
+/// panic that lists what came; a scoped mock's when its guard drops.
+#[tokio::test]
+async fn dropping_a_double_with_an_unmet_expectation_panics() {
+    let double = MockServer::start().await;
+    Mock::given(tool("never_called"))
+        .respond_with(Reply::text("x"))
+        .expect(1)
+        .mount(&double)
+        .await;
+    let dropped = std::panic::catch_unwind(AssertUnwindSafe(move || drop(double)))
+        .expect_err("an unmet expectation fails the test");
+    let message = dropped.downcast_ref::<String>().unwrap();
+    assert!(
+        message.contains(r#"tool "never_called" expected exactly 1 request, got 0"#),
+        "{message}"
     );
+    assert!(message.contains("it received no request"), "{message}");
+
+    let double = MockServer::start().await;
+    let guard = Mock::given(tool("scoped"))
+        .respond_with(Reply::text("x"))
+        .expect(1)
+        .mount_as_scoped(&double)
+        .await;
+    let dropped = std::panic::catch_unwind(AssertUnwindSafe(move || drop(guard)))
+        .expect_err("the guard checks its mock");
+    let message = dropped.downcast_ref::<String>().unwrap();
+    assert!(message.contains(r#"tool "scoped""#), "{message}");
 }
 
 #[tokio::test]
@@ -441,9 +474,10 @@ async fn credentials_are_matched_and_never_printed() {
     let refused = without.call_tool("private", json!({})).await.unwrap_err();
     assert!(!refused.to_string().contains("s3cret-token"));
     let listing = format!("{:?}", double.received_requests());
+    assert!(!listing.contains("s3cret-token"), "{listing}");
     assert!(
-        listing.contains("s3cret-token"),
-        "headers are kept for matchers"
+        listing.contains(r#"("authorization", "<redacted>")"#),
+        "{listing}"
     );
     let described = double
         .received_requests()

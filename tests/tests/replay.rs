@@ -9,9 +9,8 @@ use mcp_assured::{
     Error, McpAssured, McpClient,
     cassette::{Cassette, Matching},
     double::MockServer,
-    fixture::free_port,
 };
-use mcp_assured_tests::{Transport, connect, eventually, workspace_binary};
+use mcp_assured_tests::{Transport, connect, workspace_binary};
 use serde_json::{Value, json};
 
 /// A fresh path for a cassette of this test.
@@ -123,7 +122,7 @@ async fn a_session_with_server_everything_replays_offline() {
         }
         other => panic!("expected a JSON-RPC error, got {other:?}"),
     }
-    assert_eq!(double.unmatched_requests().len(), 1);
+    assert_eq!(double.replay_misses().len(), 1);
 }
 
 /// The Python SDK peer over stdio, its session recorded to `path`.
@@ -187,23 +186,30 @@ async fn a_session_with_the_python_sdk_replays_through_the_cli() {
         .unwrap();
     assert_eq!(session_python(&over_stdio).await, recorded);
     over_stdio.close().await.unwrap();
-    // Over HTTP, on a port of ours.
-    let port = free_port().unwrap();
+    // Over HTTP, on a free port it names on stderr.
     let mut serving = tokio::process::Command::new(&binary)
-        .args(["replay", "--http", &port.to_string()])
+        .args(["replay", "--http", "0"])
         .arg(&path)
+        .stderr(std::process::Stdio::piped())
         .kill_on_drop(true)
         .spawn()
         .unwrap();
-    let listening = eventually(Duration::from_secs(20), || async {
-        tokio::net::TcpStream::connect(("127.0.0.1", port))
-            .await
-            .is_ok()
-    })
-    .await;
-    assert!(listening, "`mcp-assured replay --http {port}` listens");
+    let mut stderr = tokio::io::BufReader::new(serving.stderr.take().unwrap());
+    let mut line = String::new();
+    tokio::time::timeout(
+        Duration::from_secs(20),
+        tokio::io::AsyncBufReadExt::read_line(&mut stderr, &mut line),
+    )
+    .await
+    .expect("`mcp-assured replay --http 0` says where it serves")
+    .unwrap();
+    let url = line
+        .trim()
+        .strip_prefix("mcp-assured replay: serving ")
+        .unwrap_or_else(|| panic!("not the serving line: {line:?}"))
+        .to_owned();
     let over_http = McpAssured::client()
-        .base_uri(format!("http://127.0.0.1:{port}/mcp"))
+        .base_uri(url)
         .protocol_version("2025-11-25")
         .build()
         .await

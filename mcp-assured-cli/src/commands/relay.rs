@@ -43,10 +43,15 @@ pub(crate) async fn run(args: RelayArgs) -> Outcome {
         let _ = stdout.flush().await;
         copied
     };
+    tokio::pin!(downstream);
     tokio::select! {
-        // stdin closed: the server under test is done with its upstream.
-        _ = upstream => Ok(Exit::Success),
-        // The double closed the connection: a dropped connection or a crash, on cue.
-        _ = downstream => Ok(Exit::Failure),
+        // stdin closed: the server under test is done with its upstream. What the double
+        // still had to say (answers in flight) is passed on until it closes its side.
+        _ = upstream => {
+            let _ = downstream.await;
+            Ok(Exit::Success)
+        }
+        // The double closed the connection first: a dropped connection or a crash, on cue.
+        _ = &mut downstream => Ok(Exit::Failure),
     }
 }

@@ -59,7 +59,10 @@ pub(crate) async fn run(args: ReplayArgs) -> Outcome {
     if let Some(port) = args.http {
         builder = builder.http_port(port);
     }
-    let double = builder.start().await;
+    let double = builder
+        .try_start()
+        .await
+        .map_err(|error| Failure::usage(error.to_string()))?;
     match args.http {
         Some(_) => {
             eprintln!("mcp-assured replay: serving {}", double.uri());
@@ -73,9 +76,9 @@ pub(crate) async fn run(args: ReplayArgs) -> Outcome {
                 .map_err(|error| Failure::failed(error.to_string()))?;
         }
     }
-    let unmatched = double.unmatched_requests();
-    for request in &unmatched {
+    let missed = double.replay_misses();
+    for request in &missed {
         eprintln!("mcp-assured replay: nothing recorded answers {request}");
     }
-    Ok(Exit::from_success(unmatched.is_empty()))
+    Ok(Exit::from_success(missed.is_empty()))
 }

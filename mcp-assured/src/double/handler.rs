@@ -44,7 +44,14 @@ impl DoubleHandler {
         context: &RequestContext<RoleServer>,
         otherwise: impl FnOnce(&McpRequest) -> Answered,
     ) -> Answered {
-        let params = serde_json::to_value(params).unwrap_or(Value::Null);
+        let mut params = serde_json::to_value(params).unwrap_or(Value::Null);
+        // rmcp takes `_meta` out of the params into the context: put it back, as sent.
+        if !context.meta.is_empty()
+            && let (Some(object), Ok(meta)) =
+                (params.as_object_mut(), serde_json::to_value(&context.meta))
+        {
+            object.insert("_meta".to_owned(), meta);
+        }
         let request = McpRequest::new(method, params, headers(context));
         match self.state.choose(&request) {
             Some(reply) => self.perform(reply, context).await,
@@ -79,15 +86,17 @@ impl DoubleHandler {
                     context.ct.cancelled().await;
                     Err(cancelled())
                 }
-                // Never answered: the session goes with the connection (an answer written
-                // before it closes would tell the client more than a real drop does).
+                // Not answered: the sockets are shut first, so nothing reaches the client;
+                // the request ends when its session does (or the client cancels it).
                 Answer::DropConnection => {
                     self.state.switch.drop_connections();
-                    std::future::pending().await
+                    context.ct.cancelled().await;
+                    Err(cancelled())
                 }
                 Answer::Crash => {
                     self.state.switch.stop();
-                    std::future::pending().await
+                    context.ct.cancelled().await;
+                    Err(cancelled())
                 }
                 Answer::AfterAsking {
                     method,

@@ -3,6 +3,7 @@
 use std::{
     fmt,
     ops::{Range, RangeFrom, RangeInclusive, RangeToInclusive},
+    sync::Arc,
 };
 
 use super::{
@@ -30,9 +31,10 @@ use super::{
 ///     .await;
 /// # }
 /// ```
+#[must_use]
 pub struct Mock {
     pub(crate) matchers: Matchers,
-    pub(crate) respond: Box<dyn Respond>,
+    pub(crate) respond: Arc<dyn Respond>,
     pub(crate) expected: Option<Times>,
     pub(crate) up_to: Option<u64>,
     pub(crate) priority: u8,
@@ -75,13 +77,13 @@ impl Mock {
 
     /// Adds it to `server`; its expectations are checked when the server is dropped.
     pub async fn mount(self, server: &MockServer) {
-        server.register(self, false);
+        server.register(self).await;
     }
 
     /// Adds it to `server` until the guard is dropped, when its expectations are checked.
     #[must_use = "the mock is removed when the guard is dropped"]
     pub async fn mount_as_scoped(self, server: &MockServer) -> MockGuard {
-        let id = server.register(self, true);
+        let id = server.register(self).await;
         MockGuard {
             server: server.clone(),
             id,
@@ -109,6 +111,7 @@ impl fmt::Debug for Mock {
 }
 
 /// A [`Mock`] being given its matchers.
+#[must_use]
 #[derive(Debug)]
 pub struct MockBuilder {
     matchers: Vec<Box<dyn Match>>,
@@ -126,7 +129,7 @@ impl MockBuilder {
     pub fn respond_with(self, respond: impl Respond) -> Mock {
         Mock {
             matchers: Matchers(self.matchers),
-            respond: Box::new(respond),
+            respond: Arc::new(respond),
             expected: None,
             up_to: None,
             priority: 5,
@@ -221,7 +224,9 @@ impl MockGuard {
 
 impl Drop for MockGuard {
     fn drop(&mut self) {
-        if let Some(unmet) = self.server.unmount(self.id)
+        let unmet = self.server.unmount(self.id);
+        // A second panic while unwinding would abort the test binary.
+        if let Some(unmet) = unmet
             && !std::thread::panicking()
         {
             panic!("{unmet}");

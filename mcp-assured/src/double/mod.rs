@@ -43,6 +43,14 @@
 //! mounting a mock that names a new one tells the open sessions with
 //! `notifications/*/list_changed`.
 //!
+//! The names follow wiremock's, which this crate re-exports as [`crate::wiremock`]: a test
+//! that mocks both an HTTP backend and an upstream MCP server names the double's through
+//! its module (`use mcp_assured::double as mcp;` then `mcp::MockServer`, `mcp::Mock`).
+//!
+//! Over streamable HTTP, rmcp carries progress notifications on the request's own stream
+//! and every other notification (logs, `list_changed`, [`Reply::notify`]) on the session's
+//! stream, which a client may not have open: there they are not ordered with the answer.
+//!
 //! In [`#[mcp_test]`](crate::mcp_test), a parameter `upstream: MockServer` is started before
 //! the server under test, and `{upstream}` is its URI in `env(..)` and `args(..)`
 //! (`{upstream.command}`: the stdio relay's command line).
@@ -100,7 +108,7 @@ impl MockServer {
     ///
     /// # Panics
     ///
-    /// When no loopback port can be bound.
+    /// When no loopback port can be bound ([`MockServerBuilder::try_start`] returns it).
     pub async fn start() -> MockServer {
         MockServer::builder().start().await
     }
@@ -193,6 +201,18 @@ impl MockServer {
             .collect()
     }
 
+    /// The requests a replayed cassette had no answer for, which were refused naming the
+    /// closest recorded one.
+    pub fn replay_misses(&self) -> Vec<McpRequest> {
+        self.inner
+            .state
+            .received()
+            .into_iter()
+            .filter(|received| received.replay_miss)
+            .map(|received| received.request)
+            .collect()
+    }
+
     /// The client's answers to the requests the double asked it ([`Reply::ask`],
     /// [`Reply::after_asking`]).
     pub fn client_answers(&self) -> Vec<ClientAnswer> {
@@ -266,22 +286,18 @@ impl MockServer {
         self.inner.state.switch.stop();
     }
 
-    pub(crate) fn register(&self, mock: mock::Mock, scoped: bool) -> u64 {
-        let _ = scoped;
+    /// Mounts `mock`, telling the open sessions of the tools, prompts and resources it
+    /// names that were not listed before.
+    pub(crate) async fn register(&self, mock: mock::Mock) -> u64 {
         let names = mock.matchers.names();
-        let before: Vec<Named> = names
+        let new: Vec<Named> = names
             .iter()
             .filter(|named| !self.lists(named))
             .cloned()
             .collect();
         let id = self.inner.state.mount(mock);
-        if !before.is_empty() {
-            let server = self.clone();
-            tokio::spawn(async move {
-                for named in before {
-                    server.list_changed(changed_of(&named)).await;
-                }
-            });
+        for named in new {
+            self.list_changed(changed_of(&named)).await;
         }
         id
     }
@@ -344,15 +360,18 @@ impl fmt::Debug for MockServer {
 impl Drop for Running {
     fn drop(&mut self) {
         self.state.switch.stop();
-        if let Some(unmet) = self.state.verify()
-            && !std::thread::panicking()
-        {
+        // A second panic while unwinding would abort the test binary.
+        if std::thread::panicking() {
+            return;
+        }
+        if let Some(unmet) = self.state.verify() {
             panic!("{unmet}");
         }
     }
 }
 
 /// A double's surface, identity and revisions, before it starts.
+#[must_use]
 #[derive(Debug, Clone)]
 pub struct MockServerBuilder {
     identity: Identity,
@@ -455,22 +474,64 @@ impl MockServerBuilder {
     ///
     /// # Panics
     ///
-    /// When no loopback port can be bound.
+    /// When [`try_start`](Self::try_start) fails: capabilities that are not an MCP
+    /// `capabilities` object, a revision rmcp does not know, or no loopback port.
     pub async fn start(self) -> MockServer {
+        match self.try_start().await {
+            Ok(server) => server,
+            Err(error) => panic!("the MCP double did not start: {error}"),
+        }
+    }
+
+    /// Starts it, or says why it cannot.
+    ///
+    /// # Errors
+    ///
+    /// Capabilities that are not an MCP `capabilities` object, a revision rmcp does not
+    /// know, or a port that cannot be bound (taken, say).
+    pub async fn try_start(self) -> Result<MockServer> {
+        if let Some(capabilities) = &self.identity.capabilities
+            && let Err(error) =
+                serde_json::from_value::<rmcp::model::ServerCapabilities>(capabilities.clone())
+        {
+            return Err(Error::InvalidInput {
+                what: "MCP double capabilities".to_owned(),
+                reason: format!(
+                    "{error}: give an MCP `capabilities` object, e.g. {{\"tools\": {{}}}}"
+                ),
+            });
+        }
+        if let Some(versions) = &self.identity.versions {
+            let known = rmcp::model::ProtocolVersion::KNOWN_VERSIONS;
+            if let Some(unknown) = versions
+                .iter()
+                .find(|version| !known.iter().any(|known| known.as_str() == version.as_str()))
+            {
+                let known: Vec<&str> = known.iter().map(|known| known.as_str()).collect();
+                return Err(Error::InvalidInput {
+                    what: "MCP double revisions".to_owned(),
+                    reason: format!("{unknown:?} is not one of {}", known.join(", ")),
+                });
+            }
+        }
         let replay = self.replay.map(|cassette| Replay {
             cassette,
             matching: self.matching,
         });
         let state = State::new(self.identity, self.declared, replay);
+        let bind_failed = |what: &str, error: std::io::Error| Error::InvalidInput {
+            what: "MCP double".to_owned(),
+            reason: format!("it could not listen on {what}: {error}"),
+        };
         let http = serve::http(&state, self.http_port)
             .await
-            .expect("the MCP double binds a loopback port");
+            .map_err(|error| bind_failed(&format!("127.0.0.1:{}", self.http_port), error))?;
         let relay = serve::relay(&state)
             .await
-            .expect("the MCP double binds a loopback port for its relay");
-        MockServer {
+            .map_err(|error| bind_failed("a loopback port for its relay", error))?;
+        Ok(MockServer {
             inner: Arc::new(Running { state, http, relay }),
-        }
+        })
     }
 }
 

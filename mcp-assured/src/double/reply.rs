@@ -20,6 +20,7 @@ use super::request::McpRequest;
 ///     .log("info", json!("searching"))
 ///     .delay(Duration::from_millis(50));
 /// ```
+#[must_use]
 #[derive(Clone)]
 pub struct Reply {
     pub(crate) answer: Answer,
@@ -142,9 +143,9 @@ impl Reply {
         Reply::answering(Answer::Hang)
     }
 
-    /// The connection closed without an answer; the double accepts the next one. Over
-    /// stdio the relay process exits, which the server under test sees as its upstream
-    /// process ending. Over streamable HTTP every open connection is closed; a client may
+    /// Every connection of the double closed without an answer (not only the one the
+    /// request came on); the double accepts the next ones. Over stdio each relay process
+    /// exits, which the server under test sees as its upstream process ending. Over streamable HTTP every open connection is closed; a client may
     /// resume its session on a new connection (rmcp's does, SEP-1699) and then waits for an
     /// answer that never comes, so there the server under test's own timeout is what a test
     /// sees. [`crash`](Self::crash) is the upstream that is gone.
@@ -230,7 +231,9 @@ impl Reply {
     }
 
     /// Asks the client first and answers as given whatever it says; the client's answer is
-    /// kept in [`MockServer::client_answers`](super::MockServer::client_answers).
+    /// kept in [`MockServer::client_answers`](super::MockServer::client_answers). Sessions
+    /// on protocol 2026-07-28 forbid server→client requests: there the answer kept is the
+    /// refusal (pin 2025-11-25 in such tests).
     pub fn ask(mut self, method: impl Into<String>, params: Value) -> Reply {
         self.before.push(Effect::Ask {
             method: method.into(),

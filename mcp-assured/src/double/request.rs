@@ -5,8 +5,10 @@ use std::{fmt, time::SystemTime};
 
 use serde_json::Value;
 
-/// One request a client sent the double.
-#[derive(Debug, Clone, PartialEq)]
+/// One request a client sent the double. Its `Debug` shows credential headers
+/// (`authorization`, `cookie`, `proxy-authorization`, and any whose name says key, token or
+/// secret) as `<redacted>`; the headers themselves are kept whole for matchers.
+#[derive(Clone, PartialEq)]
 pub struct McpRequest {
     /// The JSON-RPC method: `tools/call`, `resources/read`, `prompts/get`, `tools/list`, ...
     pub method: String,
@@ -64,6 +66,40 @@ impl McpRequest {
             .find(|(key, _)| key.eq_ignore_ascii_case(name))
             .map(|(_, value)| value.as_str())
     }
+}
+
+impl fmt::Debug for McpRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let headers: Vec<(&str, &str)> = self
+            .headers
+            .iter()
+            .map(|(name, value)| {
+                let shown = if is_credential(name) {
+                    "<redacted>"
+                } else {
+                    value.as_str()
+                };
+                (name.as_str(), shown)
+            })
+            .collect();
+        f.debug_struct("McpRequest")
+            .field("method", &self.method)
+            .field("params", &self.params)
+            .field("headers", &headers)
+            .field("received", &self.received)
+            .finish()
+    }
+}
+
+/// Whether a header carries a credential.
+fn is_credential(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    matches!(
+        name.as_str(),
+        "authorization" | "proxy-authorization" | "cookie" | "set-cookie"
+    ) || ["key", "token", "secret", "password"]
+        .iter()
+        .any(|word| name.contains(word))
 }
 
 /// `tools/call search {"query":"rust"}`: the method, the subject and the arguments. Header

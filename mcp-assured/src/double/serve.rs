@@ -88,8 +88,8 @@ pub(crate) async fn relay(state: &Arc<State>) -> io::Result<SocketAddr> {
             let Some(stream) = accept(&listener, &state).await else {
                 return;
             };
-            let stream = match kept(&state, stream) {
-                Ok(stream) => stream,
+            let (stream, key) = match kept(&state, stream) {
+                Ok(kept) => kept,
                 Err(error) => {
                     tracing::debug!(%error, "a relay's socket could not be kept");
                     continue;
@@ -99,18 +99,20 @@ pub(crate) async fn relay(state: &Arc<State>) -> io::Result<SocketAddr> {
                 state: Arc::clone(&state),
             };
             let stopped = state.switch.stopped.clone();
+            let ended = Arc::clone(&state);
             let session = tokio::spawn(async move {
-                let running = match handler.serve(stream).await {
-                    Ok(running) => running,
+                match handler.serve(stream).await {
+                    Ok(running) => {
+                        tokio::select! {
+                            _ = running.waiting() => {}
+                            () = stopped.cancelled() => {}
+                        }
+                    }
                     Err(error) => {
                         tracing::debug!(%error, "a relayed session of the MCP double did not start");
-                        return;
                     }
-                };
-                tokio::select! {
-                    _ = running.waiting() => {}
-                    () = stopped.cancelled() => {}
                 }
+                ended.switch.forget_socket(key);
             });
             state.switch.track(session.abort_handle());
         }
@@ -118,11 +120,12 @@ pub(crate) async fn relay(state: &Arc<State>) -> io::Result<SocketAddr> {
     Ok(address)
 }
 
-/// The stream, with a second handle on its socket kept by the switch to shut it down.
-fn kept(state: &State, stream: TcpStream) -> io::Result<TcpStream> {
+/// The stream, with a second handle on its socket kept by the switch to shut it down, and
+/// that handle's key.
+fn kept(state: &State, stream: TcpStream) -> io::Result<(TcpStream, u64)> {
     let socket = stream.into_std()?;
-    state.switch.track_socket(socket.try_clone()?);
-    TcpStream::from_std(socket)
+    let key = state.switch.track_socket(socket.try_clone()?);
+    Ok((TcpStream::from_std(socket)?, key))
 }
 
 /// The next connection, or `None` once the double is stopped or accepting fails.

@@ -62,7 +62,13 @@ impl SseSessions {
         let handler = DoubleHandler {
             state: Arc::clone(state),
         };
+        // Ends with the double, or when the client drops its event stream.
         let stopped = state.switch.stopped.child_token();
+        let ending = Ending {
+            session: stopped.clone(),
+            sessions: self.clone(),
+            id: id.clone(),
+        };
         let sessions = self.clone();
         let forget = id.clone();
         tokio::spawn(async move {
@@ -85,7 +91,11 @@ impl SseSessions {
         });
         let frames = stream::once(async move { endpoint })
             .chain(messages)
-            .map(|bytes| Ok::<_, Infallible>(Frame::data(bytes)));
+            .map(move |bytes| {
+                // The stream owns the session's end: dropped, it closes the session.
+                let _ending = &ending;
+                Ok::<_, Infallible>(Frame::data(bytes))
+            });
         Response::builder()
             .header(http::header::CONTENT_TYPE, "text/event-stream")
             .header(http::header::CACHE_CONTROL, "no-cache")
@@ -135,6 +145,22 @@ impl SseSessions {
         self.sessions
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// Dropped with a session's event stream (the client went away): the session is
+/// forgotten and its MCP service ended.
+#[derive(Debug)]
+struct Ending {
+    session: tokio_util::sync::CancellationToken,
+    sessions: SseSessions,
+    id: String,
+}
+
+impl Drop for Ending {
+    fn drop(&mut self) {
+        self.session.cancel();
+        self.sessions.lock().remove(&self.id);
     }
 }
 

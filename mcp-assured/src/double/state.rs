@@ -4,7 +4,7 @@
 
 use std::{
     sync::{
-        Arc, Mutex,
+        Arc, Mutex, PoisonError,
         atomic::{AtomicU64, Ordering},
     },
     time::SystemTime,
@@ -17,6 +17,18 @@ use tokio_util::sync::CancellationToken;
 
 use super::{matchers::Named, mock::Mock, replay, reply::Reply, request::McpRequest};
 use crate::cassette::{Cassette, Matching};
+
+/// Whether the double has an answer of its own for `method`, without a mock.
+fn answered_without_a_mock(method: &str) -> bool {
+    method.ends_with("/list")
+        || matches!(
+            method,
+            "completion/complete"
+                | "logging/setLevel"
+                | "resources/subscribe"
+                | "resources/unsubscribe"
+        )
+}
 
 /// What a cassette made of a request.
 enum Replayed {
@@ -39,6 +51,8 @@ struct Mounted {
 pub(crate) struct Received {
     pub(crate) request: McpRequest,
     pub(crate) answered_by: Option<u64>,
+    /// The cassette the double replays has no answer for it, and it was refused.
+    pub(crate) replay_miss: bool,
 }
 
 /// A client's answer to a request the double asked it.
@@ -84,28 +98,56 @@ pub(crate) struct Switch {
     /// The relay's sockets, shut down with the connections: the session on one waits for
     /// the request that asked for the drop, which never ends, so only closing the socket
     /// itself tells the relay (and the server under test) at once.
-    sockets: Mutex<Vec<std::net::TcpStream>>,
+    sockets: Mutex<Vec<(u64, std::net::TcpStream)>>,
+    next_socket: AtomicU64,
 }
 
 impl Switch {
     /// Keeps a connection's task, to abort when connections are dropped.
     pub(crate) fn track(&self, connection: AbortHandle) {
-        let mut connections = self.connections.lock().expect("never poisoned");
+        let mut connections = self
+            .connections
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         connections.retain(|handle| !handle.is_finished());
         connections.push(connection);
     }
 
-    /// Keeps a handle on a relay's socket, to shut it down when connections are dropped.
-    pub(crate) fn track_socket(&self, socket: std::net::TcpStream) {
-        self.sockets.lock().expect("never poisoned").push(socket);
+    /// Keeps a handle on a relay's socket, to shut it down when connections are dropped;
+    /// its key for [`forget_socket`](Self::forget_socket).
+    pub(crate) fn track_socket(&self, socket: std::net::TcpStream) -> u64 {
+        let key = self.next_socket.fetch_add(1, Ordering::Relaxed);
+        self.sockets
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push((key, socket));
+        key
+    }
+
+    /// Lets go of a socket whose session ended.
+    pub(crate) fn forget_socket(&self, key: u64) {
+        self.sockets
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .retain(|(kept, _)| *kept != key);
     }
 
     /// Closes every open connection; new ones are still accepted.
     pub(crate) fn drop_connections(&self) {
-        for socket in self.sockets.lock().expect("never poisoned").drain(..) {
+        for (_, socket) in self
+            .sockets
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .drain(..)
+        {
             let _ = socket.shutdown(std::net::Shutdown::Both);
         }
-        for connection in self.connections.lock().expect("never poisoned").drain(..) {
+        for connection in self
+            .connections
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .drain(..)
+        {
             connection.abort();
         }
     }
@@ -173,14 +215,14 @@ impl State {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         self.mocks
             .lock()
-            .expect("never poisoned")
+            .unwrap_or_else(PoisonError::into_inner)
             .push(Mounted { id, mock, hits: 0 });
         id
     }
 
     /// Removes a mock; what it expected and did not get, if anything.
     pub(crate) fn unmount(&self, id: u64) -> Option<String> {
-        let mut mocks = self.mocks.lock().expect("never poisoned");
+        let mut mocks = self.mocks.lock().unwrap_or_else(PoisonError::into_inner);
         let index = mocks.iter().position(|mounted| mounted.id == id)?;
         let mounted = mocks.remove(index);
         drop(mocks);
@@ -190,7 +232,7 @@ impl State {
     /// The reply of the mock that answers `request`, which is recorded either way.
     pub(crate) fn choose(&self, request: &McpRequest) -> Option<Reply> {
         let mocked = {
-            let mut mocks = self.mocks.lock().expect("never poisoned");
+            let mut mocks = self.mocks.lock().unwrap_or_else(PoisonError::into_inner);
             mocks
                 .iter_mut()
                 .filter(|mounted| {
@@ -200,23 +242,25 @@ impl State {
                 .min_by_key(|mounted| (mounted.mock.priority, mounted.id))
                 .map(|mounted| {
                     mounted.hits += 1;
-                    (mounted.id, mounted.mock.respond.respond(request))
+                    (mounted.id, Arc::clone(&mounted.mock.respond))
                 })
         };
-        let (answered_by, reply) = match mocked {
-            Some((id, reply)) => (Some(id), Some(reply)),
+        // The reply is made outside the lock: a closure that panics must not poison it.
+        let (answered_by, reply, replay_miss) = match mocked {
+            Some((id, respond)) => (Some(id), Some(respond.respond(request)), false),
             None => match self.replayed(request) {
-                Some(Replayed::Answer(reply)) => (Some(REPLAYED), Some(reply)),
-                Some(Replayed::NoMatch(reply)) => (None, Some(reply)),
-                None => (None, None),
+                Some(Replayed::Answer(reply)) => (Some(REPLAYED), Some(reply), false),
+                Some(Replayed::NoMatch(reply)) => (None, Some(reply), true),
+                None => (None, None, false),
             },
         };
         self.received
             .lock()
-            .expect("never poisoned")
+            .unwrap_or_else(PoisonError::into_inner)
             .push(Received {
                 request: request.clone(),
                 answered_by,
+                replay_miss,
             });
         reply
     }
@@ -231,7 +275,9 @@ impl State {
             .answer(&request.method, &request.params, &replay.matching)
         {
             Ok(interaction) => Some(Replayed::Answer(replay::reply_of(interaction))),
-            Err(_) if request.method.ends_with("/list") => None,
+            // What the double answers by itself (the lists from its surface, completions,
+            // log levels, subscriptions) it still answers when nothing was recorded.
+            Err(_) if answered_without_a_mock(&request.method) => None,
             Err(no_match) => Some(Replayed::NoMatch(Reply::error(
                 ErrorCode::INVALID_PARAMS.0,
                 no_match.to_string(),
@@ -240,22 +286,34 @@ impl State {
     }
 
     pub(crate) fn received(&self) -> Vec<Received> {
-        self.received.lock().expect("never poisoned").clone()
+        self.received
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     pub(crate) fn forget_received(&self) {
-        self.received.lock().expect("never poisoned").clear();
-        self.answers.lock().expect("never poisoned").clear();
+        self.received
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+        self.answers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
     }
 
     pub(crate) fn remove_all(&self) {
-        self.mocks.lock().expect("never poisoned").clear();
+        self.mocks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
     }
 
     pub(crate) fn keep_answer(&self, method: &str, params: &Value, answer: Result<Value, String>) {
         self.answers
             .lock()
-            .expect("never poisoned")
+            .unwrap_or_else(PoisonError::into_inner)
             .push(ClientAnswer {
                 method: method.to_owned(),
                 params: params.clone(),
@@ -265,16 +323,19 @@ impl State {
     }
 
     pub(crate) fn answers(&self) -> Vec<ClientAnswer> {
-        self.answers.lock().expect("never poisoned").clone()
+        self.answers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     pub(crate) fn declare(&self, change: impl FnOnce(&mut Declared)) {
-        change(&mut self.declared.lock().expect("never poisoned"));
+        change(&mut self.declared.lock().unwrap_or_else(PoisonError::into_inner));
     }
 
     /// What every mock expected and did not get, as one message, if anything.
     pub(crate) fn verify(&self) -> Option<String> {
-        let mocks = self.mocks.lock().expect("never poisoned");
+        let mocks = self.mocks.lock().unwrap_or_else(PoisonError::into_inner);
         let all: Vec<&Mounted> = mocks.iter().collect();
         self.unmet_of(&all)
     }
@@ -315,7 +376,7 @@ impl State {
 
     /// What came, numbered, each with whether a mock answered it.
     pub(crate) fn received_listing(&self) -> String {
-        let received = self.received.lock().expect("never poisoned");
+        let received = self.received.lock().unwrap_or_else(PoisonError::into_inner);
         if received.is_empty() {
             return "it received no request".to_owned();
         }
@@ -336,7 +397,12 @@ impl State {
 
     /// The advertised tools: declared ones, then those mocks name, each once.
     pub(crate) fn tools(&self) -> Vec<Value> {
-        let declared = self.declared.lock().expect("never poisoned").tools.clone();
+        let declared = self
+            .declared
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .tools
+            .clone();
         self.with_named(declared, "name", |named| match named {
             Named::Tool(name) => Some(json!({
                 "name": name,
@@ -350,7 +416,7 @@ impl State {
         let declared = self
             .declared
             .lock()
-            .expect("never poisoned")
+            .unwrap_or_else(PoisonError::into_inner)
             .prompts
             .clone();
         self.with_named(declared, "name", |named| match named {
@@ -363,7 +429,7 @@ impl State {
         let declared = self
             .declared
             .lock()
-            .expect("never poisoned")
+            .unwrap_or_else(PoisonError::into_inner)
             .resources
             .clone();
         self.with_named(declared, "uri", |named| match named {
@@ -375,7 +441,7 @@ impl State {
     pub(crate) fn templates(&self) -> Vec<Value> {
         self.declared
             .lock()
-            .expect("never poisoned")
+            .unwrap_or_else(PoisonError::into_inner)
             .templates
             .clone()
     }
@@ -386,7 +452,7 @@ impl State {
         key: &str,
         entry: impl Fn(&Named) -> Option<Value>,
     ) -> Vec<Value> {
-        let mocks = self.mocks.lock().expect("never poisoned");
+        let mocks = self.mocks.lock().unwrap_or_else(PoisonError::into_inner);
         for named in mocks
             .iter()
             .flat_map(|mounted| mounted.mock.matchers.names())
@@ -401,14 +467,14 @@ impl State {
     }
 
     pub(crate) fn join(&self, peer: Peer<RoleServer>) {
-        let mut sessions = self.sessions.lock().expect("never poisoned");
+        let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
         sessions.retain(|peer| !peer.is_transport_closed());
         sessions.push(peer);
     }
 
     /// The sessions open now, to tell of a changed list.
     pub(crate) fn sessions(&self) -> Vec<Peer<RoleServer>> {
-        let mut sessions = self.sessions.lock().expect("never poisoned");
+        let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
         sessions.retain(|peer| !peer.is_transport_closed());
         sessions.clone()
     }
