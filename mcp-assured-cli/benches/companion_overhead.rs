@@ -11,6 +11,9 @@
 //!
 //! The baseline is `target/release/example-server` as it is (the bench cannot build into
 //! the target directory `cargo bench` holds), hence the first command.
+//!
+//! `MCP_ASSURED_BIN=<path>` measures another build of the companion (an older commit's, to
+//! compare two builds in the same conditions) instead of the one cargo built beside the bench.
 
 use std::{
     error::Error,
@@ -36,13 +39,14 @@ async fn main() -> Result<(), Box<dyn Error>> {
         .map(|n| n.parse())
         .transpose()?
         .unwrap_or(1000);
+    let companion_binary = std::env::var_os("MCP_ASSURED_BIN").unwrap_or_else(|| COMPANION.into());
     let listener = TcpListener::bind("127.0.0.1:0").await?;
     let url = format!("http://{}/mcp", listener.local_addr()?);
     tokio::spawn(serve_streamable_http(listener, HttpOptions::default()));
 
     let direct = McpAssured::client().base_uri(&url).build().await?;
     let companion = McpAssured::client()
-        .command(COMPANION)
+        .command(&companion_binary)
         .arg("serve")
         .build()
         .await?;
@@ -79,7 +83,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
     let example = mcp_assured_tests::example_server_binary();
     let (companion_starts, example_starts) = alternate(
         STARTS,
-        || start(Path::new(COMPANION), &["serve"]),
+        || start(Path::new(&companion_binary), &["serve"]),
         || start(&example, &[]),
     )
     .await?;

@@ -83,6 +83,14 @@ enum Command {
     ///
     /// Example: `mcp-assured fuzz --seed 42 --junit fuzz.xml -- python3 server.py`.
     Fuzz(commands::fuzz::FuzzArgs),
+    /// Put a server under load: a mix of calls (--call TOOL=JSON[@WEIGHT], repeatable) or
+    /// every tool with generated arguments, --concurrency calls in flight per session over
+    /// --sessions sessions, for --duration seconds or --calls calls after --warmup calls;
+    /// print p50/p90/p99/p99.9/max latency, throughput and errors by kind per tool; exit 1
+    /// if a threshold (--max-p99 MS, --max-error-rate, --min-throughput) is missed.
+    ///
+    /// Example: `mcp-assured bench --call 'echo={"message":"hi"}' --concurrency 8 --calls 5000 --max-p99 50 -- ./my-server`.
+    Bench(commands::bench::BenchArgs),
     /// List a server's tools (with input schemas), resources, templates and prompts; exit 1
     /// if a list the server advertises fails.
     List(commands::list::ListArgs),
@@ -224,6 +232,7 @@ async fn run(command: Command, json: bool) -> Outcome {
     match command {
         Command::Check(args) => commands::check::run(args, json).await,
         Command::Fuzz(args) => commands::fuzz::run(args, json).await,
+        Command::Bench(args) => commands::bench::run(args, json).await,
         Command::List(args) => commands::list::run(args, json).await,
         Command::Call(args) => commands::call::run(args).await,
         Command::Read(args) => commands::requests::read(args).await,

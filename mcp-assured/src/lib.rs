@@ -65,9 +65,11 @@
 //! ```
 //!
 //! A server whose tools call an HTTP API gets a [wiremock](https://docs.rs/wiremock) backend
-//! by parameter; its URI fills `{backend}` (the parameter's name) in `env(..)`:
+//! by parameter (the `wiremock` feature); its URI fills `{backend}` (the parameter's name) in
+//! `env(..)`:
 //!
-//! ```
+#![cfg_attr(feature = "wiremock", doc = "```")]
+#![cfg_attr(not(feature = "wiremock"), doc = "```ignore")]
 //! use mcp_assured::{McpClient, mcp_test, prelude::*};
 //! use mcp_assured::wiremock::{Mock, MockServer, ResponseTemplate, matchers::{method, path}};
 //! use serde_json::json;
@@ -143,9 +145,10 @@
 //! re-encoding of it: every result, listed item, notification and server request keeps its
 //! JSON as it arrived (see [`Wire`] and [`Listed`]).
 //!
-//! Health checks of a whole server: [`McpClient::check`] runs 23 protocol checks (see
-//! [`checks`]) and [`McpClient::run_server_tests`] the server's own `mcp.test.*` test tools
-//! (see [`server_tests`]), each into a [`report::Report`] that writes itself as text, JSON or
+//! Health checks of a whole server (the `checks` feature): [`McpClient::check`][check] runs
+//! 23 protocol checks (see [`checks`][checks]) and
+//! [`McpClient::run_server_tests`][run_server_tests] the server's own `mcp.test.*` test tools
+//! (see [`server_tests`][server_tests]), each into a [`report::Report`] that writes itself as text, JSON or
 //! JUnit XML; `mcp-assured check` runs both from the shell.
 //!
 //! Failures are one [`Error`] type whose messages say what happened: the HTTP status and
@@ -153,21 +156,55 @@
 //! request, the request that timed out, the exit status and stderr of a server that died,
 //! the exact line of a server that printed junk on stdout.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+// A link's target depends on the features: the item here, or its page on docs.rs.
+#![doc = ""]
+#![cfg_attr(feature = "checks", doc = "[check]: McpClient::check")]
+#![cfg_attr(
+    not(feature = "checks"),
+    doc = "[check]: https://docs.rs/mcp-assured/latest/mcp_assured/struct.McpClient.html#method.check"
+)]
+#![cfg_attr(feature = "checks", doc = "[checks]: mod@checks")]
+#![cfg_attr(
+    not(feature = "checks"),
+    doc = "[checks]: https://docs.rs/mcp-assured/latest/mcp_assured/checks/index.html"
+)]
+#![cfg_attr(
+    feature = "checks",
+    doc = "[run_server_tests]: McpClient::run_server_tests"
+)]
+#![cfg_attr(
+    not(feature = "checks"),
+    doc = "[run_server_tests]: https://docs.rs/mcp-assured/latest/mcp_assured/struct.McpClient.html#method.run_server_tests"
+)]
+#![cfg_attr(feature = "checks", doc = "[server_tests]: mod@server_tests")]
+#![cfg_attr(
+    not(feature = "checks"),
+    doc = "[server_tests]: https://docs.rs/mcp-assured/latest/mcp_assured/server_tests/index.html"
+)]
+
 pub mod assert;
 pub mod cassette;
+#[cfg(feature = "checks")]
 pub mod checks;
 mod client;
 mod credentials;
+#[cfg(feature = "diff")]
 pub mod diff;
+#[cfg(feature = "double")]
 pub mod double;
 mod error;
+mod feature_off;
 pub mod fixture;
+#[cfg(feature = "fuzz")]
 pub mod fuzz;
+pub mod load;
 pub mod report;
 pub mod rest;
 mod results;
 pub mod schema;
 mod secret;
+#[cfg(feature = "checks")]
 pub mod server_tests;
 pub mod snapshot;
 mod tls;
@@ -213,6 +250,7 @@ pub use transport::raw::RawAnswer;
 /// ```
 pub use mcp_assured_macros::mcp_test;
 
+#[cfg(feature = "wiremock")]
 /// The wiremock crate, whose `MockServer` is an [`#[mcp_test]`](mcp_test) fixture.
 pub use wiremock;
 
@@ -241,8 +279,8 @@ pub mod __private {
     }
 }
 
-/// The README's examples, compiled as doctests so they never drift.
-#[cfg(doctest)]
+/// The README's examples, compiled as doctests so they never drift (they use every feature).
+#[cfg(all(doctest, feature = "full"))]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;
 /// The MCP data types (tools, resources, prompts, results, ...), from rmcp.

@@ -1,5 +1,9 @@
 //! JSON Schema checks: a tool's arguments against its `inputSchema`, its structured content
 //! against its `outputSchema`. Every violation is listed, each with where it is.
+//!
+//! Validation needs the `schema` feature (off by default: the `jsonschema` crate is a large part
+//! of a first build). Without it this module is still here, and every check reports, as its one
+//! violation, that the feature is needed and how to turn it on.
 
 use std::fmt;
 
@@ -38,7 +42,8 @@ pub fn violations(schema: &Value, value: &Value) -> Vec<Violation> {
 /// A JSON Schema compiled once, for checking many values (compiling costs far more than
 /// checking).
 ///
-/// ```
+#[cfg_attr(feature = "schema", doc = "```")]
+#[cfg_attr(not(feature = "schema"), doc = "```ignore")]
 /// use mcp_assured::schema::Schema;
 /// use serde_json::json;
 ///
@@ -47,7 +52,23 @@ pub fn violations(schema: &Value, value: &Value) -> Vec<Violation> {
 /// assert_eq!(schema.violations(&json!({})).len(), 1);
 /// ```
 pub struct Schema {
-    compiled: Result<jsonschema::Validator, String>,
+    compiled: Result<Validator, String>,
+}
+
+#[cfg(feature = "schema")]
+type Validator = jsonschema::Validator;
+
+/// Nothing to validate with: compiling always fails with [`NEEDS_FEATURE`].
+#[cfg(not(feature = "schema"))]
+enum Validator {}
+
+/// What every check says without the `schema` feature.
+const NEEDS_FEATURE: &str = "JSON Schema validation needs mcp-assured's `schema` feature: \
+    `mcp-assured = { version = \"0.1\", features = [\"schema\"] }` in Cargo.toml";
+
+/// Why schemas cannot be checked in this build (the `schema` feature is off), if they cannot.
+pub(crate) fn unavailable() -> Option<&'static str> {
+    (!cfg!(feature = "schema")).then_some(NEEDS_FEATURE)
 }
 
 impl fmt::Debug for Schema {
@@ -61,16 +82,24 @@ impl fmt::Debug for Schema {
 impl Schema {
     /// Compiles `schema`. An invalid schema compiles to one that every value violates, with
     /// the reason.
+    ///
+    /// Without the `schema` feature, every value violates it, with a message that says so.
     pub fn compile(schema: &Value) -> Schema {
-        Schema {
-            compiled: jsonschema::validator_for(schema)
-                .map_err(|error| format!("the schema itself is invalid: {error}")),
-        }
+        #[cfg(feature = "schema")]
+        let compiled = jsonschema::validator_for(schema)
+            .map_err(|error| format!("the schema itself is invalid: {error}"));
+        #[cfg(not(feature = "schema"))]
+        let compiled = {
+            let _ = schema;
+            Err(NEEDS_FEATURE.to_owned())
+        };
+        Schema { compiled }
     }
 
     /// Every violation of this schema by `value`; empty when it conforms.
     pub fn violations(&self, value: &Value) -> Vec<Violation> {
         match &self.compiled {
+            #[cfg(feature = "schema")]
             Ok(validator) => validator
                 .iter_errors(value)
                 .map(|error| Violation {
@@ -78,6 +107,11 @@ impl Schema {
                     message: error.to_string(),
                 })
                 .collect(),
+            #[cfg(not(feature = "schema"))]
+            Ok(never) => {
+                let _ = value;
+                match *never {}
+            }
             Err(reason) => vec![Violation {
                 path: String::new(),
                 message: reason.clone(),
@@ -88,7 +122,8 @@ impl Schema {
 
 /// Checks `arguments` against `tool`'s `inputSchema` before a call.
 ///
-/// ```
+#[cfg_attr(feature = "schema", doc = "```")]
+#[cfg_attr(not(feature = "schema"), doc = "```ignore")]
 /// use mcp_assured::{model::Tool, schema};
 /// use serde_json::json;
 ///
@@ -123,7 +158,7 @@ pub(crate) fn describe(violations: &[Violation]) -> String {
         .join("\n")
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "schema"))]
 mod tests {
     use super::*;
     use serde_json::json;
@@ -150,5 +185,19 @@ mod tests {
             found[0].message.contains("schema itself is invalid"),
             "{found:?}"
         );
+    }
+}
+
+#[cfg(all(test, not(feature = "schema")))]
+mod without_the_feature {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_check_says_the_feature_is_needed() {
+        let found = violations(&json!({"type": "object"}), &json!({}));
+        assert_eq!(found.len(), 1);
+        assert!(found[0].message.contains("`schema` feature"), "{found:?}");
+        assert_eq!(unavailable(), Some(NEEDS_FEATURE));
     }
 }

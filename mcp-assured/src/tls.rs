@@ -1,6 +1,10 @@
 //! [`Tls`]: whom the harness trusts over `https://`, in one place for every client that
 //! speaks HTTP (streamable HTTP, HTTP+SSE, the REST client, the CLI, the companion), and how a
 //! failed handshake is told apart from a refused connection.
+//!
+//! `https://` needs the `tls` feature (off by default: rustls's crypto backend is the largest C
+//! build of the tree). Without it the settings still compile, and a client given an `https://`
+//! URI or any of them fails to build with an error that says which feature to turn on.
 
 use std::{
     error::Error as StdError,
@@ -8,6 +12,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
+#[cfg(feature = "tls")]
 use rustls::{CertificateError, Error as RustlsError};
 
 use crate::error::{Error, Result, TlsProblem};
@@ -25,6 +30,8 @@ use crate::error::{Error, Result, TlsProblem};
 /// The builders have the same setters; give a whole `Tls` to
 /// [`ClientBuilder::tls`](crate::ClientBuilder::tls) or
 /// [`RestClientBuilder::tls`](crate::rest::RestClientBuilder::tls) to share it.
+///
+/// Needs the `tls` feature to connect.
 ///
 /// ```
 /// use mcp_assured::{McpAssured, Tls};
@@ -102,6 +109,7 @@ impl Tls {
     ///
     /// [`Error::InvalidInput`] for a CA file that cannot be read or PEM that holds no
     /// certificate.
+    #[cfg(feature = "tls")]
     pub(crate) fn client_builder(&self) -> Result<reqwest::ClientBuilder> {
         let mut builder = reqwest::Client::builder().tls_backend_rustls();
         for authority in &self.authorities {
@@ -109,8 +117,48 @@ impl Tls {
         }
         Ok(builder.tls_danger_accept_invalid_certs(self.accept_invalid))
     }
+
+    /// A reqwest client builder for plain `http://`; any TLS setting is an error that says
+    /// which feature to turn on.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidInput`] when anything but the defaults was set.
+    #[cfg(not(feature = "tls"))]
+    pub(crate) fn client_builder(&self) -> Result<reqwest::ClientBuilder> {
+        if *self != Tls::default() {
+            return Err(Error::invalid(
+                "TLS settings",
+                format!("they trust {}, but {NEEDS_FEATURE}", self.describe()),
+            ));
+        }
+        Ok(reqwest::Client::builder())
+    }
 }
 
+/// What a client told to use TLS says without the `tls` feature.
+#[cfg(not(feature = "tls"))]
+const NEEDS_FEATURE: &str = "TLS needs mcp-assured's `tls` feature: \
+    `mcp-assured = { version = \"0.1\", features = [\"tls\"] }` in Cargo.toml";
+
+/// Checks that `url` can be reached by this build: `https://` needs the `tls` feature.
+///
+/// # Errors
+///
+/// [`Error::InvalidInput`] naming the feature, for an `https://` URL without it.
+pub(crate) fn require_for(url: &reqwest::Url, what: &str) -> Result<()> {
+    #[cfg(not(feature = "tls"))]
+    if url.scheme() == "https" {
+        return Err(Error::invalid(
+            what,
+            format!("`{url}` is https://, and {NEEDS_FEATURE}"),
+        ));
+    }
+    let _ = (url, what);
+    Ok(())
+}
+
+#[cfg(feature = "tls")]
 impl Authority {
     fn certificates(&self) -> Result<Vec<reqwest::Certificate>> {
         let (pem, origin) = match self {
@@ -147,10 +195,17 @@ impl fmt::Debug for Tls {
 
 /// The TLS failure in an error's source chain, if the error is one: what was wrong and
 /// rustls's words for it.
+#[cfg(feature = "tls")]
 pub(crate) fn tls_failure(error: &(dyn StdError + 'static)) -> Option<(TlsProblem, String)> {
     causes(error)
         .find_map(|cause| cause.downcast_ref::<RustlsError>())
         .map(|rustls| (problem_of(rustls), rustls.to_string()))
+}
+
+/// Never a TLS failure without TLS.
+#[cfg(not(feature = "tls"))]
+pub(crate) fn tls_failure(_error: &(dyn StdError + 'static)) -> Option<(TlsProblem, String)> {
+    None
 }
 
 /// Whether the chain holds a refused TCP connection: nothing listens there.
@@ -175,6 +230,7 @@ fn causes<'a>(
     })
 }
 
+#[cfg(feature = "tls")]
 fn problem_of(error: &RustlsError) -> TlsProblem {
     match error {
         RustlsError::InvalidCertificate(certificate) => match certificate {
@@ -219,6 +275,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "tls")]
     fn a_missing_or_empty_ca_is_invalid_input() {
         let missing = Tls::new()
             .ca_certificate_file("/nonexistent/ca.pem")
@@ -241,6 +298,25 @@ mod tests {
     }
 
     #[test]
+    #[cfg(not(feature = "tls"))]
+    fn without_the_feature_https_and_tls_settings_name_it() {
+        let url = reqwest::Url::parse("https://localhost:8443/mcp").unwrap();
+        let https = require_for(&url, "base URI").unwrap_err().to_string();
+        assert!(https.contains("`tls` feature"), "{https}");
+        assert!(https.contains(r#"features = ["tls"]"#), "{https}");
+        let plain = reqwest::Url::parse("http://localhost:8080/mcp").unwrap();
+        assert!(require_for(&plain, "base URI").is_ok());
+        assert!(Tls::new().client_builder().is_ok());
+        let settings = Tls::new()
+            .accept_invalid_certificates(true)
+            .client_builder()
+            .unwrap_err()
+            .to_string();
+        assert!(settings.contains("`tls` feature"), "{settings}");
+    }
+
+    #[test]
+    #[cfg(feature = "tls")]
     fn finds_rustls_errors_inside_io_errors() {
         let wrapped = io::Error::other(RustlsError::InvalidCertificate(
             CertificateError::NotValidForName,

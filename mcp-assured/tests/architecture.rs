@@ -25,10 +25,12 @@ const FLOORS: &[(&str, u8)] = &[
     ("rest", 5),
     ("snapshot", 5),
     ("server_tests", 5),
+    ("feature_off", 5),
     ("checks", 6),
     ("diff", 6),
     ("fixture", 6),
     ("fuzz", 7),
+    ("load", 8),
 ];
 
 fn floor(module: &str) -> Option<u8> {

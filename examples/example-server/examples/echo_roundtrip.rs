@@ -1,5 +1,7 @@
 //! Measures the round-trip time of an `echo` tool call over each transport, through
-//! mcp-assured and through a plain rmcp client in the same process (the baseline).
+//! mcp-assured and through a plain rmcp client in the same process (the baseline), both on
+//! protocol 2025-11-25 (`initialize`) and both on 2026-07-28 (`server/discover`, per-request
+//! `_meta`).
 //!
 //! ```sh
 //! cargo run --release -p mcp-assured-examples --example echo_roundtrip [-- CALLS]
@@ -18,8 +20,8 @@ use mcp_assured_examples::{
     serve::{serve_sse, serve_streamable_http},
 };
 use rmcp::{
-    ServiceExt,
-    model::CallToolRequestParams,
+    ClientLifecycleMode, ClientServiceExt, ServiceExt,
+    model::{CallToolRequestParams, ProtocolVersion},
     transport::{ConfigureCommandExt, StreamableHttpClientTransport, TokioChildProcess},
 };
 use serde_json::json;
@@ -53,40 +55,46 @@ async fn main() -> Result<(), Box<dyn Error>> {
          alternating rounds, release build\n"
     );
     println!(
-        "| transport | mcp-assured p50 | mean | p99 | rmcp p50 | mean | ratio of p50s | \
-         ratio of means | per-round ratios (p50) |"
+        "| transport | revision | mcp-assured p50 | mean | p99 | rmcp p50 | mean | ratio of p50s \
+         | ratio of means | per-round ratios (p50) |"
     );
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 
-    // In-process: ours drives the server through its in-process transport; the baseline is
-    // rmcp's own client and server on a duplex pipe, the server on a task of its own.
-    let ours = McpAssured::client()
-        .service(ExampleServer::new())
-        .build()
-        .await?;
-    let (server_io, client_io) = tokio::io::duplex(1 << 20);
-    tokio::spawn(async move {
-        if let Ok(running) = ExampleServer::new().serve(server_io).await {
-            let _ = running.waiting().await;
-        }
-    });
-    let raw = ().serve(client_io).await?;
-    compare("in-process", &ours, raw.peer(), calls).await?;
+    for revision in [Revision::Pinned, Revision::Default] {
+        // In-process: ours drives the server through its in-process transport; the baseline
+        // is rmcp's own client and server on a duplex pipe, the server on a task of its own.
+        let ours = revision
+            .ours(McpAssured::client().service(ExampleServer::new()))
+            .build()
+            .await?;
+        let (server_io, client_io) = tokio::io::duplex(1 << 20);
+        tokio::spawn(async move {
+            if let Ok(running) = ExampleServer::new().serve(server_io).await {
+                let _ = running.waiting().await;
+            }
+        });
+        let raw = revision.raw(client_io).await?;
+        compare("in-process", revision, &ours, raw.peer(), calls).await?;
 
-    let ours = McpAssured::client()
-        .command(&me)
-        .arg("--serve-stdio")
-        .build()
-        .await?;
-    let child = TokioChildProcess::new(tokio::process::Command::new(&me).configure(|c| {
-        c.arg("--serve-stdio");
-    }))?;
-    let raw = ().serve(child).await?;
-    compare("stdio", &ours, raw.peer(), calls).await?;
+        let ours = revision
+            .ours(McpAssured::client().command(&me).arg("--serve-stdio"))
+            .build()
+            .await?;
+        let child = TokioChildProcess::new(tokio::process::Command::new(&me).configure(|c| {
+            c.arg("--serve-stdio");
+        }))?;
+        let raw = revision.raw(child).await?;
+        compare("stdio", revision, &ours, raw.peer(), calls).await?;
 
-    let ours = McpAssured::client().base_uri(&http_url).build().await?;
-    let raw = ().serve(StreamableHttpClientTransport::from_uri(http_url.as_str())).await?;
-    compare("streamable HTTP", &ours, raw.peer(), calls).await?;
+        let ours = revision
+            .ours(McpAssured::client().base_uri(&http_url))
+            .build()
+            .await?;
+        let raw = revision
+            .raw(StreamableHttpClientTransport::from_uri(http_url.as_str()))
+            .await?;
+        compare("streamable HTTP", revision, &ours, raw.peer(), calls).await?;
+    }
 
     let ours = McpAssured::client().base_uri(&sse_url).build().await?;
     let mut times = Timings::default();
@@ -98,21 +106,82 @@ async fn main() -> Result<(), Box<dyn Error>> {
     }
     let p50 = times.quantile(0.5);
     println!(
-        "| HTTP+SSE | {} | {} | {} | — | — | — | — | — |",
+        "| HTTP+SSE | {} | {} | {} | {} | — | — | — | — | — |",
+        ours.protocol_version(),
         us(p50),
         us(times.mean()),
         us(times.quantile(0.99))
     );
-    println!("\nrmcp 3.9 has no HTTP+SSE client, so that row has no baseline.");
+    println!("\nrmcp 3.11 has no HTTP+SSE client, so that row has no baseline.");
     Ok(())
 }
 
 const ROUNDS: usize = 20;
 
+/// Which protocol revision both sides of a row speak.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Revision {
+    /// 2025-11-25, the newest with `initialize`: ours pinned to it, rmcp's `serve`.
+    Pinned,
+    /// `McpClient`'s default, 2026-07-28 against this server (`server/discover`, per-request
+    /// `_meta`); rmcp's client in its discover lifecycle, which sends the same `_meta`.
+    Default,
+}
+
+impl Revision {
+    fn ours(self, builder: mcp_assured::ClientBuilder) -> mcp_assured::ClientBuilder {
+        match self {
+            Revision::Pinned => builder.protocol_version("2025-11-25"),
+            Revision::Default => builder,
+        }
+    }
+
+    async fn raw<T, E, A>(
+        self,
+        transport: T,
+    ) -> Result<rmcp::service::RunningService<rmcp::RoleClient, ()>, Box<dyn Error>>
+    where
+        T: rmcp::transport::IntoTransport<rmcp::RoleClient, E, A>,
+        E: Error + Send + Sync + 'static,
+    {
+        Ok(match self {
+            Revision::Pinned => ().serve(transport).await?,
+            Revision::Default => {
+                let lifecycle = ClientLifecycleMode::Discover {
+                    preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                };
+                ().serve_with_lifecycle(transport, lifecycle).await?
+            }
+        })
+    }
+
+    /// The revision both sides agreed on, or an error if they differ.
+    fn checked(
+        self,
+        ours: &mcp_assured::McpClient,
+        raw: &rmcp::Peer<rmcp::RoleClient>,
+    ) -> Result<String, Box<dyn Error>> {
+        let theirs = raw
+            .peer_info()
+            .map(|info| info.protocol_version.to_string())
+            .unwrap_or_default();
+        if ours.protocol_version() != theirs {
+            return Err(format!(
+                "{self:?}: mcp-assured speaks {} and rmcp {theirs}; the row would compare \
+                 unlike calls",
+                ours.protocol_version()
+            )
+            .into());
+        }
+        Ok(theirs)
+    }
+}
+
 /// Alternates rounds of calls through `ours` and through rmcp's `raw` peer (and which of the
 /// two goes first), so drift on a busy machine hits both alike, and prints one row.
 async fn compare(
     transport: &str,
+    revision: Revision,
     ours: &mcp_assured::McpClient,
     raw: &rmcp::Peer<rmcp::RoleClient>,
     calls: usize,
@@ -140,7 +209,8 @@ async fn compare(
     }
     ratios.sort_by(f64::total_cmp);
     println!(
-        "| {transport} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.2}–{:.2} |",
+        "| {transport} | {} | {} | {} | {} | {} | {} | {:.2} | {:.2} | {:.2}–{:.2} |",
+        revision.checked(ours, raw)?,
         us(all_ours.quantile(0.5)),
         us(all_ours.mean()),
         us(all_ours.quantile(0.99)),

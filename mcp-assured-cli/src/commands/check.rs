@@ -1,12 +1,13 @@
-//! `mcp-assured check`: the server's own `mcp.test.*` tests, the protocol checks and, with
-//! `--rest URL`, the parity of a hybrid server's REST surface with its MCP side, as a
-//! readable report, JSON, and JUnit XML; exit status 1 when anything failed.
+//! `mcp-assured check`: the server's own `mcp.test.*` tests, the protocol checks, with
+//! `--load` the torture checks `load.*` and, with `--rest URL`, the parity of a hybrid
+//! server's REST surface with its MCP side, as a readable report, JSON, and JUnit XML; exit
+//! status 1 when anything failed.
 
 use std::path::PathBuf;
 
 use clap::Args;
 use mcp_assured::{
-    checks::{CHECKS, CheckOptions, ParityOptions, check_parity_with, names_a_check},
+    checks::{CHECKS, CheckOptions, LOAD_CHECKS, ParityOptions, check_parity_with, names_a_check},
     report::{Entry, Report, Status},
     server_tests,
 };
@@ -56,6 +57,22 @@ pub(crate) struct CheckArgs {
         hide_env_values = true
     )]
     other_audience_token: Option<String>,
+    /// Also run the torture checks (load.*, 10–20 s): many sessions and calls in flight at
+    /// once, each answer matched to its request by content; memory given back after
+    /// cancelled calls and closed sessions; many sessions open at once, or refused clearly.
+    #[arg(long)]
+    load: bool,
+    /// How many sessions load.session_limit holds open at once over HTTP.
+    #[arg(long, value_name = "N", default_value_t = 100, requires = "load")]
+    load_sessions: usize,
+    /// The pid of the HTTP server's process, whose memory load.* watches (by default the
+    /// process listening on a loopback URL's port; a stdio server's own process).
+    #[arg(long, value_name = "PID", requires = "load")]
+    load_pid: Option<u32>,
+    /// The tool load.* sends unique markers through, in each string argument; its answer
+    /// must carry them (by default a tool named like `echo` that does).
+    #[arg(long, value_name = "TOOL", requires = "load")]
+    echo_tool: Option<String>,
     /// A hybrid server's REST base URL (`GET /mcp/tools`, `POST /mcp/tools/{name}/execute`):
     /// also check that it agrees with the MCP side. Sends the same headers and bearer token.
     #[arg(long, value_name = "URL")]
@@ -66,7 +83,16 @@ pub(crate) struct CheckArgs {
 
 /// Runs the checks; with `json`, the report is printed as JSON instead of text.
 pub(crate) async fn run(args: CheckArgs, json: bool) -> Outcome {
-    let mut options = CheckOptions::default().strict(args.strict);
+    let mut options = CheckOptions::default()
+        .strict(args.strict)
+        .load(args.load)
+        .load_sessions(args.load_sessions);
+    if let Some(pid) = args.load_pid {
+        options = options.load_process_id(pid);
+    }
+    if let Some(tool) = &args.echo_tool {
+        options = options.echo_tool(tool);
+    }
     if let Some(token) = &args.expired_token {
         options = options.expired_token(token);
     }
@@ -76,8 +102,9 @@ pub(crate) async fn run(args: CheckArgs, json: bool) -> Outcome {
     for pattern in &args.skip {
         if !names_a_check(pattern) {
             return Err(Failure::usage(format!(
-                "--skip {pattern:?} names no check. The checks: {}",
-                CHECKS.join(", ")
+                "--skip {pattern:?} names no check. The checks: {}; with --load: {}",
+                CHECKS.join(", "),
+                LOAD_CHECKS.join(", ")
             )));
         }
         options = options.skip(pattern);

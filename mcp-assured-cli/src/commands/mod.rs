@@ -1,8 +1,9 @@
 //! The one-shot commands: `check`, `list`, `call`, `read`, `prompt`, `complete`, `ping`,
-//! `snapshot`, `diff`, `fuzz`, `relay` (the stdio face of an MCP double), `record` (a proxy
+//! `snapshot`, `diff`, `fuzz`, `bench`, `relay` (the stdio face of an MCP double), `record` (a proxy
 //! that records a session), and the shell's `completions` and `man`.
 
 mod arguments;
+pub(crate) mod bench;
 pub(crate) mod call;
 pub(crate) mod check;
 pub(crate) mod diff;

@@ -497,6 +497,14 @@ impl<'a> ToolAssert<'a> {
 
     /// [`rejects_arguments`](Self::rejects_arguments), returning the failure.
     pub fn try_rejects_arguments(self, arguments: &Value) -> Result<Self, AssertionError> {
+        if let Some(unavailable) = schema::unavailable() {
+            return Failure::new(format!(
+                "Cannot tell whether tool `{}` rejects the arguments: {unavailable}.",
+                self.tool.name
+            ))
+            .fact("tool", &self.tool.name)
+            .err();
+        }
         if schema::validate_arguments(self.tool, arguments).is_empty() {
             return Failure::new(format!(
                 "Expected tool `{}` to reject the arguments, but they conform to its input schema.",

@@ -400,6 +400,7 @@ pub(super) const DEPRECATED_LOGGING: Clause = mcp!(
      implementations SHOULD NOT adopt it",
 );
 
+#[cfg_attr(not(feature = "fuzz"), allow(dead_code))]
 pub(super) const PROMPT_ARGUMENTS: [Clause; 2] = both!(
     Should,
     "Server › Prompts › Error Handling",
@@ -413,6 +414,7 @@ pub(super) const PROMPT_ARGUMENTS: [Clause; 2] = both!(
 /// the finding's (`accepted_invalid`, `output_schema`, ...), `subject` what was called
 /// (`tool`, `template`, `prompt`). `None` for bugs no sentence names (a crash on valid
 /// input breaks no clause but [`REPLY`] when it leaves the request unanswered).
+#[cfg_attr(not(feature = "fuzz"), allow(dead_code))]
 pub(crate) fn of_finding(kind: &str, subject: &str, protocol_version: &str) -> Option<Clause> {
     let revision = Revision::of(protocol_version);
     Some(match (kind, subject) {

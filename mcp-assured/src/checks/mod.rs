@@ -59,6 +59,12 @@
 //! S256) and `auth.tokens_refused` (a made-up token, and the expired and other-audience
 //! tokens of [`CheckOptions`], refused with 401).
 //!
+//! With [`CheckOptions::load`], the torture checks [`LOAD_CHECKS`] run after them: many
+//! sessions and many requests in flight at once, each answer matched to its request by
+//! content (`load.answers_match_requests`, `load.sessions_isolated`), memory given back after
+//! cancelled calls and closed sessions (`load.cancellation_frees`, `load.sessions_freed`),
+//! and many sessions open at once, or refused clearly (`load.session_limit`).
+//!
 //! [`CheckOptions::progress`] sees each check as it ends.
 
 mod auth;
@@ -68,6 +74,7 @@ pub(crate) mod clauses;
 mod http_probe;
 mod http_transport;
 mod known_sdks;
+mod load;
 mod parity;
 mod recorder;
 mod revision_2026;
@@ -100,7 +107,8 @@ use crate::{
 /// The suite of the protocol checks' entries.
 pub const SUITE: &str = "protocol-checks";
 
-/// The name of every check, in the order they run (a report has exactly these).
+/// The name of every check, in the order they run (a report has exactly these, then
+/// [`LOAD_CHECKS`] with [`CheckOptions::load`]).
 pub const CHECKS: [&str; 39] = [
     "initialize",
     "ping",
@@ -143,10 +151,16 @@ pub const CHECKS: [&str; 39] = [
     "auth.tokens_refused",
 ];
 
+/// The torture checks, run after [`CHECKS`] only with [`CheckOptions::load`].
+pub const LOAD_CHECKS: [&str; 5] = load::NAMES;
+
 /// Whether `pattern` (a check's name, or a prefix ending in `*`, as
-/// [`CheckOptions::skip`] takes) names any of [`CHECKS`].
+/// [`CheckOptions::skip`] takes) names any of [`CHECKS`] or [`LOAD_CHECKS`].
 pub fn names_a_check(pattern: &str) -> bool {
-    CHECKS.iter().any(|name| recorder::matches(pattern, name))
+    CHECKS
+        .iter()
+        .chain(&LOAD_CHECKS)
+        .any(|name| recorder::matches(pattern, name))
 }
 
 /// The checks of what only protocol 2026-07-28 asks (the last of [`CHECKS`]); skipped on
@@ -181,7 +195,7 @@ type Progress = Arc<dyn Fn(&Entry) + Send + Sync>;
 /// let report = client.check_with(&options).await;
 /// # }
 /// ```
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct CheckOptions {
     tool_arguments: BTreeMap<String, Value>,
     expired_token: Option<Secret>,
@@ -189,6 +203,27 @@ pub struct CheckOptions {
     progress: Option<Progress>,
     skip: Vec<String>,
     strict: bool,
+    load: bool,
+    load_sessions: usize,
+    load_process_id: Option<u32>,
+    echo_tool: Option<String>,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            tool_arguments: BTreeMap::new(),
+            expired_token: None,
+            other_audience_token: None,
+            progress: None,
+            skip: Vec::new(),
+            strict: false,
+            load: false,
+            load_sessions: load::DEFAULT_SESSIONS,
+            load_process_id: None,
+            echo_tool: None,
+        }
+    }
 }
 
 impl fmt::Debug for CheckOptions {
@@ -200,6 +235,10 @@ impl fmt::Debug for CheckOptions {
             .field("progress", &self.progress.as_ref().map(|_| "Fn(&Entry)"))
             .field("skip", &self.skip)
             .field("strict", &self.strict)
+            .field("load", &self.load)
+            .field("load_sessions", &self.load_sessions)
+            .field("load_process_id", &self.load_process_id)
+            .field("echo_tool", &self.echo_tool)
             .finish()
     }
 }
@@ -251,6 +290,56 @@ impl CheckOptions {
         self
     }
 
+    /// Also runs the torture checks, [`LOAD_CHECKS`], after the others (10–20 s, more for
+    /// a slow server): many sessions and calls in flight at once, and whether cancelled
+    /// calls and closed sessions give back what they held. Without it they do not run, and
+    /// the report does not list them.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcp_assured::McpClient) {
+    /// use mcp_assured::checks::CheckOptions;
+    ///
+    /// let report = client.check_with(&CheckOptions::default().load(true)).await;
+    /// let matched = report.entry("load.answers_match_requests").unwrap();
+    /// println!("{:?}: {}", matched.status, matched.message);
+    /// assert!(report.is_success(), "{report}");
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn load(mut self, load: bool) -> Self {
+        self.load = load;
+        self
+    }
+
+    /// How many sessions `load.session_limit` holds open at once over HTTP (100 unless
+    /// set): each must open and answer, or be refused with an HTTP status or a JSON-RPC
+    /// error, not hang.
+    #[must_use]
+    pub fn load_sessions(mut self, sessions: usize) -> Self {
+        self.load_sessions = sessions.max(1);
+        self
+    }
+
+    /// The pid of the server's process, whose memory `load.cancellation_frees` and
+    /// `load.sessions_freed` watch (with its children's), for an HTTP server the client
+    /// did not start. Without it: the process listening on a loopback URL's port, if this
+    /// user can see it; a stdio server's own process.
+    #[must_use]
+    pub fn load_process_id(mut self, pid: u32) -> Self {
+        self.load_process_id = Some(pid);
+        self
+    }
+
+    /// The tool the `load.*` checks call, with a unique marker in each string argument
+    /// (its required ones, or all when none is required), which its answer must carry in
+    /// its text or structured content. Without it: a tool whose name contains `echo` and
+    /// answers that way (no other tool is called: a tool may act on what it is given).
+    #[must_use]
+    pub fn echo_tool(mut self, tool: impl Into<String>) -> Self {
+        self.echo_tool = Some(tool.into());
+        self
+    }
+
     /// Calls `progress` with each check's entry as soon as the check ends, in order: to
     /// show a long run as it goes (the CLI prints a line per check this way).
     #[must_use]
@@ -295,6 +384,26 @@ impl McpClient {
         self.check_with(&CheckOptions::default()).await
     }
 
+    /// Runs only the torture checks, [`LOAD_CHECKS`], with `options` (whether or not they
+    /// ask for [`load`](CheckOptions::load)): what `check_with` adds for them, alone.
+    ///
+    /// ```no_run
+    /// # async fn demo(client: mcp_assured::McpClient) {
+    /// use mcp_assured::checks::CheckOptions;
+    ///
+    /// let report = client.check_load(&CheckOptions::default().load_sessions(20)).await;
+    /// assert!(report.is_success(), "{report}");
+    /// # }
+    /// ```
+    pub async fn check_load(&self, options: &CheckOptions) -> Report {
+        let mut report = Recorder::new(SUITE, options.progress.clone())
+            .skipping(&options.skip)
+            .speaking(self.protocol_version())
+            .strict(options.strict);
+        load::check(self, options, &mut report).await;
+        report.finish()
+    }
+
     /// Runs the protocol checks.
     pub async fn check_with(&self, options: &CheckOptions) -> Report {
         let mut report = Recorder::new(SUITE, options.progress.clone())
@@ -317,7 +426,8 @@ impl McpClient {
                 report.fail("ping", format!("{what}: {error}"));
                 if error.is_timeout() || self.is_closed() {
                     // Every other check would wait out its own timeout: say so once instead.
-                    for name in CHECKS.iter().skip(2) {
+                    let load = if options.load { &LOAD_CHECKS[..] } else { &[] };
+                    for name in CHECKS.iter().skip(2).chain(load) {
                         report.skip(name, "the server does not answer (see ping)");
                     }
                     return report.finish();
@@ -354,6 +464,9 @@ impl McpClient {
         revision_2026::check(self, &mut report).await;
         http_transport::check(self, &mut report).await;
         auth::check(self, options, &mut report).await;
+        if options.load {
+            load::check(self, options, &mut report).await;
+        }
         report.finish()
     }
 }

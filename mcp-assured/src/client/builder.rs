@@ -651,6 +651,7 @@ fn http_target(
             format!("`{uri}` is not an http(s) URL"),
         ));
     }
+    crate::tls::require_for(&url, "base URI")?;
     credentials.take_userinfo(&mut url)?;
     let kind = kind.unwrap_or(if url.path().trim_end_matches('/').ends_with("/sse") {
         HttpKind::Sse

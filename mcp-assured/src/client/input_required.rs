@@ -24,6 +24,7 @@ const ASKED_FOR_INPUT: &str = "the server asked for input";
 /// request sent as JSON (which cannot be sent again with the answers), or one asking for
 /// input the client has no answer configured for. The server answered; a fuzz run takes it
 /// as an answer it does not judge.
+#[cfg_attr(not(feature = "fuzz"), allow(dead_code))]
 pub(crate) fn is_unanswered(error: &Error) -> bool {
     matches!(error, Error::UnexpectedResponse { detail, .. }
         if detail.starts_with(NOT_RETRIABLE) || detail.starts_with(ASKED_FOR_INPUT))

@@ -145,6 +145,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "schema")]
     fn checks_arguments_against_the_listed_schema() {
         let required = json!({"type": "object", "required": ["city"]});
         let listing = Listing::new(0, vec![tool("a", json!({})), tool("b", required)]);

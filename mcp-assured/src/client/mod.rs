@@ -298,6 +298,7 @@ impl McpClient {
 
     /// How the server is reached again, for reproductions: a stdio server's command line
     /// (program first) or an HTTP server's URL; `None` for a server in this process.
+    #[cfg_attr(not(feature = "fuzz"), allow(dead_code))]
     pub(crate) fn reached_by(&self) -> Option<crate::transport::Reached> {
         self.shared
             .reconnect
@@ -597,9 +598,11 @@ impl McpClient {
     /// Every violation of tool `name`'s `inputSchema` by `arguments` (empty when they
     /// conform), checked against the tool as [`listed_tool`](Self::listed_tool) finds it. The
     /// schema is compiled once per listing, so checking many calls costs little.
-    /// [`Error::NotFound`] when the server does not list the tool.
+    /// [`Error::NotFound`] when the server does not list the tool. Needs the `schema` feature
+    /// (without it, the one violation says so).
     ///
-    /// ```
+    #[cfg_attr(feature = "schema", doc = "```")]
+    #[cfg_attr(not(feature = "schema"), doc = "```ignore")]
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() -> mcp_assured::Result<()> {
     /// use mcp_assured::McpAssured;

@@ -100,9 +100,11 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Recording<T> {
                 self.log().push(recorded);
             }
             JsonRpcMessage::Response(response) => {
-                let id = id_text(&response.id);
-                if self.initialize.as_ref() == Some(&id) {
-                    self.initialize = None;
+                // Only while `initialize` is unanswered: not a serialisation on every answer.
+                if let Some(id) = self
+                    .initialize
+                    .take_if(|initialize| *initialize == id_text(&response.id))
+                {
                     let text = self.diagnostics.wire.take(&Key::Answer(id));
                     *self
                         .harness

@@ -128,6 +128,7 @@ impl Credentials {
 
     /// What [`replaced_by`](Self::replaced_by) makes wrong: `a wrong bearer token and a
     /// wrong X-Api-Key`.
+    #[cfg_attr(not(feature = "checks"), allow(dead_code))]
     pub(crate) fn describe_replaced(&self) -> String {
         let authorization = self.authorization.iter().map(|auth| match auth {
             Authorization::Bearer(_) | Authorization::OAuth(_) => "a wrong bearer token".to_owned(),

@@ -2,12 +2,11 @@
 //! skipped with a message, written as text ([`Display`](std::fmt::Display), [`Report::text`]),
 //! JSON (`Serialize`) or JUnit XML ([`Report::junit`]).
 //!
-//! [`McpClient::check`](crate::McpClient::check), [`check_parity`](crate::checks::check_parity)
-//! and [`McpClient::run_server_tests`](crate::McpClient::run_server_tests) each return one, its
-//! entries in the suite [`checks::SUITE`](crate::checks::SUITE),
-//! [`checks::PARITY_SUITE`](crate::checks::PARITY_SUITE) or
-//! [`server_tests::SUITE`](crate::server_tests::SUITE); reports extend one another, so one
-//! report can hold them all, as `mcp-assured check` does.
+//! [`McpClient::check`][check], [`check_parity`][check_parity] and
+//! [`McpClient::run_server_tests`][run_server_tests] (the `checks` feature) each return one, its
+//! entries in the suite [`checks::SUITE`][suite], [`checks::PARITY_SUITE`][parity_suite] or
+//! [`server_tests::SUITE`][server_suite]; reports extend one another, so one report can hold
+//! them all, as `mcp-assured check` does.
 //!
 //! ```
 //! use mcp_assured::report::{Entry, Report, Status};
@@ -29,6 +28,47 @@
 //! assert_eq!(report.entry("ping").unwrap().status, Status::Passed);
 //! assert!(!report.is_success());
 //! ```
+// A link's target depends on the features: the item here, or its page on docs.rs.
+#![doc = ""]
+#![cfg_attr(feature = "checks", doc = "[check]: super::McpClient::check")]
+#![cfg_attr(
+    not(feature = "checks"),
+    doc = "[check]: https://docs.rs/mcp-assured/latest/mcp_assured/struct.McpClient.html#method.check"
+)]
+#![cfg_attr(
+    feature = "checks",
+    doc = "[check_parity]: super::checks::check_parity"
+)]
+#![cfg_attr(
+    not(feature = "checks"),
+    doc = "[check_parity]: https://docs.rs/mcp-assured/latest/mcp_assured/checks/fn.check_parity.html"
+)]
+#![cfg_attr(
+    feature = "checks",
+    doc = "[run_server_tests]: super::McpClient::run_server_tests"
+)]
+#![cfg_attr(
+    not(feature = "checks"),
+    doc = "[run_server_tests]: https://docs.rs/mcp-assured/latest/mcp_assured/struct.McpClient.html#method.run_server_tests"
+)]
+#![cfg_attr(feature = "checks", doc = "[suite]: super::checks::SUITE")]
+#![cfg_attr(
+    not(feature = "checks"),
+    doc = "[suite]: https://docs.rs/mcp-assured/latest/mcp_assured/checks/constant.SUITE.html"
+)]
+#![cfg_attr(
+    feature = "checks",
+    doc = "[parity_suite]: super::checks::PARITY_SUITE"
+)]
+#![cfg_attr(
+    not(feature = "checks"),
+    doc = "[parity_suite]: https://docs.rs/mcp-assured/latest/mcp_assured/checks/constant.PARITY_SUITE.html"
+)]
+#![cfg_attr(feature = "checks", doc = "[server_suite]: super::server_tests::SUITE")]
+#![cfg_attr(
+    not(feature = "checks"),
+    doc = "[server_suite]: https://docs.rs/mcp-assured/latest/mcp_assured/server_tests/constant.SUITE.html"
+)]
 
 mod clause;
 pub(crate) mod finding;

@@ -144,6 +144,7 @@ impl RestClientBuilder {
                 format!("`{base}` is not an http(s) URL"),
             ));
         }
+        crate::tls::require_for(&parsed, "REST base URI")?;
         let http = self
             .tls
             .client_builder()?

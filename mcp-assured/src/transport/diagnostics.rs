@@ -54,7 +54,9 @@ pub(crate) struct Diagnostics {
     misdirected: Mutex<HashMap<RequestId, Value>>,
     /// Why OAuth failed, kept for each request that was refused, by the number its error
     /// names.
+    #[cfg_attr(not(feature = "oauth"), allow(dead_code))]
     authorization: Mutex<HashMap<u64, Error>>,
+    #[cfg_attr(not(feature = "oauth"), allow(dead_code))]
     authorization_failures: std::sync::atomic::AtomicU64,
 }
 
@@ -96,6 +98,7 @@ impl Diagnostics {
 
     /// Keeps why OAuth failed (an [`Error::Authorization`]) for a refused request, whose
     /// error names the number returned.
+    #[cfg_attr(not(feature = "oauth"), allow(dead_code))]
     pub(crate) fn record_authorization(&self, error: Error) -> u64 {
         let id = self
             .authorization_failures
@@ -105,6 +108,7 @@ impl Diagnostics {
     }
 
     /// Why OAuth failed for the request whose error names `id`.
+    #[cfg_attr(not(feature = "oauth"), allow(dead_code))]
     pub(crate) fn take_authorization(&self, id: u64) -> Option<Error> {
         lock(&self.authorization).remove(&id)
     }

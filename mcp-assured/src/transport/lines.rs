@@ -102,7 +102,7 @@ where
             }
             match serde_json::from_slice(content) {
                 Ok(message) => {
-                    self.diagnostics.wire.arrived(content);
+                    self.diagnostics.wire.arrived_decoded(content, &message);
                     return Some(message);
                 }
                 Err(error) => {

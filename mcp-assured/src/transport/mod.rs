@@ -5,7 +5,22 @@ pub(crate) mod diagnostics;
 pub(crate) mod http;
 pub(crate) mod in_process;
 pub(crate) mod lines;
+#[cfg(feature = "oauth")]
 pub(crate) mod oauth;
+/// Without the `oauth` feature no request is refused for want of OAuth.
+#[cfg(not(feature = "oauth"))]
+pub(crate) mod oauth {
+    use super::diagnostics::Diagnostics;
+    use crate::error::Error;
+
+    /// Never an OAuth refusal in this build.
+    pub(crate) fn failure_of(
+        _error: &(dyn std::error::Error + 'static),
+        _diagnostics: &Diagnostics,
+    ) -> Option<Error> {
+        None
+    }
+}
 pub(crate) mod post;
 pub(crate) mod raw;
 pub(crate) mod sse;
@@ -72,6 +87,7 @@ impl Reopenable {
     }
 
     /// How to reach it, for a command line that shows a bug again.
+    #[cfg_attr(not(feature = "fuzz"), allow(dead_code))]
     pub(crate) fn reached_by(&self) -> Reached {
         match self {
             Reopenable::StreamableHttp(http) | Reopenable::Sse(http) => {
@@ -84,6 +100,7 @@ impl Reopenable {
 
 /// How a server is reached, as a command line names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(not(feature = "fuzz"), allow(dead_code))]
 pub(crate) enum Reached {
     Url(String),
     /// The program, then its arguments.

@@ -154,7 +154,7 @@ impl Post<'_> {
                 let body = bounded_body(response, content_length, MAX_JSON_BODY).await?;
                 match serde_json::from_slice::<ServerJsonRpcMessage>(&body) {
                     Ok(parsed) => {
-                        self.wire.arrived(&body);
+                        self.wire.arrived_decoded(&body, &parsed);
                         Ok(StreamableHttpPostResponse::Json(parsed, session_id))
                     }
                     // Nothing awaits an answer to a notification or a response.

@@ -45,6 +45,7 @@ pub(crate) struct HttpPost {
     /// Whether the connection authorizes with OAuth (whose token rmcp holds).
     pub(crate) oauth: bool,
     /// Whether the server speaks the older HTTP+SSE transport (`url` is its event stream).
+    #[cfg_attr(not(feature = "checks"), allow(dead_code))]
     pub(crate) sse: bool,
 }
 
@@ -79,6 +80,7 @@ impl HttpAccessSlot {
         let _ = self.0.set(access);
     }
 
+    #[cfg_attr(not(feature = "checks"), allow(dead_code))]
     pub(crate) fn get(&self) -> Option<&HttpPost> {
         self.0.get()
     }

@@ -9,7 +9,6 @@ use rmcp::{
     model::{ClientJsonRpcMessage, JsonRpcMessage, RequestId, ServerJsonRpcMessage},
     transport::{
         StreamableHttpClientTransport,
-        auth::AuthClient,
         common::client_side_sse::ExponentialBackoff,
         streamable_http_client::{
             SseError, StreamableHttpClient, StreamableHttpClientTransportConfig,
@@ -21,14 +20,17 @@ use serde::{Deserialize, de::IgnoredAny};
 use serde_json::Value;
 use sse_stream::Sse;
 
+#[cfg(feature = "oauth")]
+use super::oauth::{Answered, Challenge, OAuthSession};
 use super::{
     diagnostics::Diagnostics,
     http::{HttpTarget, describe_request_error},
-    oauth::{Answered, Challenge, OAuthSession},
     post::{Post, UNPARSABLE_BODY},
     raw::{HttpPost, RawChannel},
 };
 use crate::{error::Error, tls::Tls};
+#[cfg(feature = "oauth")]
+use rmcp::transport::auth::AuthClient;
 
 /// How many same-origin redirects are followed.
 const MAX_REDIRECTS: usize = 5;
@@ -38,6 +40,16 @@ pub(crate) async fn transport(
     startup_timeout: Duration,
     diagnostics: &Arc<Diagnostics>,
 ) -> Result<StreamableHttpClientTransport<HttpClient>, Error> {
+    #[cfg(not(feature = "oauth"))]
+    if target.credentials.oauth_settings().is_some() {
+        return Err(Error::invalid(
+            "OAuth",
+            "`.oauth(..)` was given, but OAuth needs mcp-assured's `oauth` feature: \
+             `mcp-assured = { version = \"0.1\", features = [\"oauth\"] }` in Cargo.toml",
+        ));
+    }
+    #[cfg(not(feature = "oauth"))]
+    let _ = startup_timeout;
     let headers: HashMap<HeaderName, HeaderValue> = target
         .credentials
         .header_map()?
@@ -62,6 +74,7 @@ pub(crate) async fn transport(
     };
     diagnostics.http.set(access.clone());
     diagnostics.raw.set(RawChannel::Http(access));
+    #[cfg(feature = "oauth")]
     let oauth = match target.credentials.oauth_settings() {
         Some(settings) => Some(
             OAuthSession::start(
@@ -78,6 +91,7 @@ pub(crate) async fn transport(
     };
     let client = HttpClient {
         plain: capturing,
+        #[cfg(feature = "oauth")]
         oauth: oauth.map(|(session, client)| Arc::new(Authorizing { session, client })),
     };
     Ok(StreamableHttpClientTransport::with_client(client, config))
@@ -170,8 +184,8 @@ impl Capturing {
                 };
                 // Only what rmcp will decode too: an event it skips must not wait to be paired
                 // with the next message of its kind.
-                if serde_json::from_str::<ServerJsonRpcMessage>(data).is_ok() {
-                    diagnostics.wire.arrived(data.as_bytes());
+                if let Ok(message) = serde_json::from_str::<ServerJsonRpcMessage>(data) {
+                    diagnostics.wire.arrived_decoded(data.as_bytes(), &message);
                 }
                 // rmcp ends a request's stream at its first response, whatever the id: one
                 // under another id takes the place of the answer, which is then lost.
@@ -250,14 +264,17 @@ impl StreamableHttpClient for Capturing {
 #[derive(Clone)]
 pub(crate) struct HttpClient {
     plain: Capturing,
+    #[cfg(feature = "oauth")]
     oauth: Option<Arc<Authorizing>>,
 }
 
+#[cfg(feature = "oauth")]
 pub(crate) struct Authorizing {
     session: Arc<OAuthSession>,
     client: AuthClient<Capturing>,
 }
 
+#[cfg(feature = "oauth")]
 impl Authorizing {
     /// Runs `send` until it is not refused for want of authorization, authorizing in
     /// between, at most the session's limit of times.
@@ -310,22 +327,22 @@ impl StreamableHttpClient for HttpClient {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
-        let Some(oauth) = &self.oauth else {
-            return self
-                .plain
-                .post_message(uri, message, session_id, auth_header, custom_headers)
+        #[cfg(feature = "oauth")]
+        if let Some(oauth) = &self.oauth {
+            return oauth
+                .send(|| {
+                    oauth.client.post_message(
+                        uri.clone(),
+                        message.clone(),
+                        session_id.clone(),
+                        None,
+                        custom_headers.clone(),
+                    )
+                })
                 .await;
-        };
-        oauth
-            .send(|| {
-                oauth.client.post_message(
-                    uri.clone(),
-                    message.clone(),
-                    session_id.clone(),
-                    None,
-                    custom_headers.clone(),
-                )
-            })
+        }
+        self.plain
+            .post_message(uri, message, session_id, auth_header, custom_headers)
             .await
     }
 
@@ -336,19 +353,16 @@ impl StreamableHttpClient for HttpClient {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<(), StreamableHttpError<Self::Error>> {
-        match &self.oauth {
-            Some(oauth) => {
-                oauth
-                    .client
-                    .delete_session(uri, session_id, None, custom_headers)
-                    .await
-            }
-            None => {
-                self.plain
-                    .delete_session(uri, session_id, auth_header, custom_headers)
-                    .await
-            }
+        #[cfg(feature = "oauth")]
+        if let Some(oauth) = &self.oauth {
+            return oauth
+                .client
+                .delete_session(uri, session_id, None, custom_headers)
+                .await;
         }
+        self.plain
+            .delete_session(uri, session_id, auth_header, custom_headers)
+            .await
     }
 
     async fn get_stream(
@@ -359,22 +373,22 @@ impl StreamableHttpClient for HttpClient {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<Events, StreamableHttpError<Self::Error>> {
-        let Some(oauth) = &self.oauth else {
-            return self
-                .plain
-                .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
+        #[cfg(feature = "oauth")]
+        if let Some(oauth) = &self.oauth {
+            return oauth
+                .send(|| {
+                    oauth.client.get_stream(
+                        uri.clone(),
+                        session_id.clone(),
+                        last_event_id.clone(),
+                        None,
+                        custom_headers.clone(),
+                    )
+                })
                 .await;
-        };
-        oauth
-            .send(|| {
-                oauth.client.get_stream(
-                    uri.clone(),
-                    session_id.clone(),
-                    last_event_id.clone(),
-                    None,
-                    custom_headers.clone(),
-                )
-            })
+        }
+        self.plain
+            .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
             .await
     }
 }
@@ -429,5 +443,32 @@ mod tests {
             unparsable_body(&format!("{UNPARSABLE_BODY}no position: x")),
             None
         );
+    }
+}
+
+#[cfg(all(test, not(feature = "oauth")))]
+mod without_the_feature {
+    use std::time::Duration;
+
+    use super::{Diagnostics, HttpTarget, transport};
+    use crate::{
+        credentials::{Credentials, OAuth},
+        tls::Tls,
+    };
+
+    #[tokio::test]
+    async fn oauth_names_the_feature() {
+        let target = HttpTarget {
+            url: "http://127.0.0.1:9/mcp".to_owned(),
+            credentials: Credentials::new().oauth(OAuth::new().client_id("test-client")),
+            tls: Tls::new(),
+        };
+        let Err(error) = transport(&target, Duration::from_secs(5), &Diagnostics::new()).await
+        else {
+            panic!("OAuth without the `oauth` feature was accepted");
+        };
+        let error = error.to_string();
+        assert!(error.contains("`oauth` feature"), "{error}");
+        assert!(error.contains(r#"features = ["oauth"]"#), "{error}");
     }
 }

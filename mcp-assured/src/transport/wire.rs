@@ -11,6 +11,7 @@ use std::{
     sync::{Arc, Mutex, PoisonError},
 };
 
+use rmcp::{RoleClient, model::JsonRpcMessage, service::RxJsonRpcMessage};
 use serde::{Deserialize, de::IgnoredAny};
 use serde_json::Value;
 
@@ -87,6 +88,25 @@ impl WireInbox {
             }
             _ => return,
         };
+        self.keep(key, bytes);
+    }
+
+    /// A message read off the transport that rmcp decoded as `message`: keyed by that
+    /// decoding, so that the text of a response or a request is not parsed a second time
+    /// on every call (the id rmcp read is the one [`arrived`](Self::arrived) would find). A
+    /// notification is keyed by the method its text names, as `arrived` does.
+    pub(crate) fn arrived_decoded(&self, bytes: &[u8], message: &RxJsonRpcMessage<RoleClient>) {
+        let key = match message {
+            JsonRpcMessage::Response(response) => Key::answer(&response.id),
+            // An error without an id is keyed `null`, as `arrived` keys it.
+            JsonRpcMessage::Error(error) => Key::answer(&error.id),
+            JsonRpcMessage::Request(request) => Key::Request(id_text(&request.id)),
+            JsonRpcMessage::Notification(_) => return self.arrived(bytes),
+        };
+        self.keep(key, bytes);
+    }
+
+    fn keep(&self, key: Key, bytes: &[u8]) {
         let text: Arc<str> = String::from_utf8_lossy(bytes).into();
         let mut waiting = self.waiting();
         if waiting.len() == KEPT {
@@ -161,6 +181,39 @@ mod tests {
         let progress = Key::Notification("notifications/progress".into());
         assert!(inbox.take(&progress).unwrap().contains("\"progress\":1"));
         assert!(inbox.waiting().is_empty());
+    }
+
+    #[test]
+    fn a_decoded_message_is_keyed_as_its_text_would_be() {
+        let messages: [&[u8]; 5] = [
+            br#"{"jsonrpc":"2.0","id":1.0,"result":{}}"#,
+            br#"{"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"no"}}"#,
+            br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse"}}"#,
+            br#"{"jsonrpc":"2.0","id":7,"method":"roots/list"}"#,
+            br#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}"#,
+        ];
+        for text in messages {
+            let by_text = WireInbox::default();
+            by_text.arrived(text);
+            let decoded = WireInbox::default();
+            let message: RxJsonRpcMessage<RoleClient> = serde_json::from_slice(text).unwrap();
+            decoded.arrived_decoded(text, &message);
+            assert_eq!(
+                by_text
+                    .waiting()
+                    .iter()
+                    .map(|(key, _)| key.clone())
+                    .collect::<Vec<_>>(),
+                decoded
+                    .waiting()
+                    .iter()
+                    .map(|(key, _)| key.clone())
+                    .collect::<Vec<_>>(),
+                "{}",
+                String::from_utf8_lossy(text)
+            );
+            assert_eq!(decoded.waiting().len(), 1);
+        }
     }
 
     #[test]

@@ -142,11 +142,27 @@ pub enum Fault {
     /// stdio: every request before `initialize` (`server/discover`, `ping`) is dropped, never
     /// answered.
     SilentUntilInitialize,
+    /// Every transport: an `echo` call that finds another `echo` in flight (of any session of
+    /// the process) within [`SWAP_WINDOW`] gets that call's text and gives it its own, so two
+    /// requests in flight get each other's answers, under their own ids. A call alone is
+    /// answered right (after waiting [`SWAP_WINDOW`] for a partner).
+    SwapAnswers,
+    /// Every transport: each `initialize`, and each `server/discover` (what a client of
+    /// 2026-07-28 opens a connection with), keeps [`LEAK_PER_SESSION`] bytes, written to, for
+    /// as long as the process lives. Over HTTP, where the sessions share the process, every
+    /// session opened and closed leaks; over stdio a session is a process of its own.
+    LeakPerSession,
 }
+
+/// How long an `echo` of [`Fault::SwapAnswers`] waits for another to swap answers with.
+pub const SWAP_WINDOW: Duration = Duration::from_millis(50);
+
+/// What each `initialize` or `server/discover` of [`Fault::LeakPerSession`] keeps: 3 MiB.
+pub const LEAK_PER_SESSION: usize = 3 * 1024 * 1024;
 
 impl Fault {
     /// Every fault with its command-line name.
-    pub const ALL: [(&'static str, Fault); 40] = [
+    pub const ALL: [(&'static str, Fault); 42] = [
         ("none", Fault::None),
         ("exit-at-start", Fault::ExitAtStart),
         ("crash-on-initialize", Fault::CrashOnInitialize),
@@ -187,6 +203,8 @@ impl Fault {
         ("answers-anything", Fault::AnswersAnything),
         ("drops-unknown", Fault::DropsUnknown),
         ("silent-until-initialize", Fault::SilentUntilInitialize),
+        ("swap-answers", Fault::SwapAnswers),
+        ("leak-per-session", Fault::LeakPerSession),
     ];
 
     /// The command-line name, e.g. `partial-json`.

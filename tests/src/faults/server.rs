@@ -7,7 +7,7 @@
 use std::{
     fmt,
     sync::{
-        Arc, Weak,
+        Arc, Mutex, Weak,
         atomic::{AtomicBool, AtomicU64, Ordering},
     },
     time::Duration,
@@ -17,9 +17,9 @@ use rmcp::{
     ErrorData, Peer, RoleServer, ServerHandler,
     handler::server::{router::tool::ToolRouter, wrapper::Parameters},
     model::{
-        CompleteRequestMethod, CompleteRequestParams, CompleteResult, ErrorCode, Implementation,
-        InitializeRequestParams, InitializeResult, ListPromptsRequestMethod, ListPromptsResult,
-        ListResourceTemplatesRequestMethod, ListResourceTemplatesResult,
+        CompleteRequestMethod, CompleteRequestParams, CompleteResult, DiscoverResult, ErrorCode,
+        Implementation, InitializeRequestParams, InitializeResult, ListPromptsRequestMethod,
+        ListPromptsResult, ListResourceTemplatesRequestMethod, ListResourceTemplatesResult,
         ListResourcesRequestMethod, ListResourcesResult, LoggingLevel,
         LoggingMessageNotificationParam, PaginatedRequestParams, ServerCapabilities, ServerConfig,
         SetLevelRequestParams,
@@ -31,7 +31,9 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use super::Fault;
+use tokio::sync::oneshot;
+
+use super::{Fault, LEAK_PER_SESSION, SWAP_WINDOW};
 
 /// The largest answer `huge` sends, so a typo cannot exhaust memory.
 const HUGE_LIMIT: usize = 64 * 1024 * 1024;
@@ -59,10 +61,25 @@ pub struct FaultServer {
 #[derive(Debug, Default)]
 struct State {
     cancelled_calls: AtomicU64,
-    /// [`Fault::CrashOnInitialize`], [`Fault::HangOnInitialize`] or
-    /// [`Fault::CrashBetweenCalls`]; any other fault is not the handler's business.
+    /// [`Fault::CrashOnInitialize`], [`Fault::HangOnInitialize`],
+    /// [`Fault::CrashBetweenCalls`], [`Fault::SwapAnswers`] or [`Fault::LeakPerSession`];
+    /// any other fault is not the handler's business.
     fault: Option<Fault>,
     crashing: AtomicBool,
+    /// [`Fault::SwapAnswers`]: the `echo` in flight waiting for a partner, its text and
+    /// where to send the partner's.
+    waiting: Mutex<Option<Waiting>>,
+    next_waiting: AtomicU64,
+    /// [`Fault::LeakPerSession`]: what every `initialize` kept.
+    leaked: Mutex<Vec<Vec<u8>>>,
+}
+
+/// An `echo` of [`Fault::SwapAnswers`] waiting for another to swap answers with.
+#[derive(Debug)]
+struct Waiting {
+    id: u64,
+    text: String,
+    answer: oneshot::Sender<String>,
 }
 
 /// Tells whether every clone of a [`FaultServer`] is gone: the task serving it ended.
@@ -142,7 +159,10 @@ impl FaultServer {
     ///   while handling `initialize`, on every transport;
     /// - [`Fault::HangOnInitialize`]: never answers `initialize`;
     /// - [`Fault::CrashBetweenCalls`]: exits (status 4) 100 ms after it answered its first
-    ///   `tools/call`, a crash while the client is idle.
+    ///   `tools/call`, a crash while the client is idle;
+    /// - [`Fault::SwapAnswers`]: two `echo` calls in flight get each other's text;
+    /// - [`Fault::LeakPerSession`]: each `initialize` (and `server/discover`, what opens a
+    ///   connection on 2026-07-28) keeps [`LEAK_PER_SESSION`] bytes.
     ///
     /// Other faults are injected below the handler and leave it behaving. The crashes exit
     /// the whole process: only for the `fault-server` binary.
@@ -150,7 +170,11 @@ impl FaultServer {
     pub fn with_fault(fault: Fault) -> Self {
         let handled = matches!(
             fault,
-            Fault::CrashOnInitialize | Fault::HangOnInitialize | Fault::CrashBetweenCalls
+            Fault::CrashOnInitialize
+                | Fault::HangOnInitialize
+                | Fault::CrashBetweenCalls
+                | Fault::SwapAnswers
+                | Fault::LeakPerSession
         );
         Self {
             tool_router: Self::tool_router(),
@@ -164,6 +188,46 @@ impl FaultServer {
     /// Watches this server: [`Dropped::is_dropped`] once it and all its clones are gone.
     pub fn dropped(&self) -> Dropped {
         Dropped(Arc::downgrade(&self.state))
+    }
+
+    /// [`Fault::SwapAnswers`]: the text of another `echo` in flight, which gets `text`; or
+    /// `text` when none comes within [`SWAP_WINDOW`].
+    async fn swapped(&self, text: String) -> String {
+        let (answer, mut swapped) = oneshot::channel();
+        let id = self.state.next_waiting.fetch_add(1, Ordering::SeqCst);
+        {
+            let mut waiting = self.state.waiting.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(partner) = waiting.take() {
+                // Sent under the lock, so the partner finds it once it holds the lock.
+                let _ = partner.answer.send(text);
+                return partner.text;
+            }
+            *waiting = Some(Waiting {
+                id,
+                text: text.clone(),
+                answer,
+            });
+        }
+        if let Ok(Ok(other)) = tokio::time::timeout(SWAP_WINDOW, &mut swapped).await {
+            return other;
+        }
+        let mut waiting = self.state.waiting.lock().unwrap_or_else(|p| p.into_inner());
+        if waiting.as_ref().is_some_and(|mine| mine.id == id) {
+            *waiting = None;
+            return text;
+        }
+        // A partner took this call after the window closed: it has sent its text.
+        swapped.try_recv().unwrap_or(text)
+    }
+
+    /// [`Fault::LeakPerSession`]: keeps [`LEAK_PER_SESSION`] bytes for good, written to so
+    /// that they are resident.
+    fn leak(&self) {
+        self.state
+            .leaked
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(vec![0x5a; LEAK_PER_SESSION]);
     }
 
     fn after_call(&self) {
@@ -182,8 +246,11 @@ impl FaultServer {
 #[tool_router]
 impl FaultServer {
     #[tool(description = "Answers `text` unchanged.")]
-    fn echo(&self, Parameters(EchoArgs { text }): Parameters<EchoArgs>) -> String {
+    async fn echo(&self, Parameters(EchoArgs { text }): Parameters<EchoArgs>) -> String {
         self.after_call();
+        if self.state.fault == Some(Fault::SwapAnswers) {
+            return self.swapped(text).await;
+        }
         text
     }
 
@@ -270,11 +337,29 @@ impl ServerHandler for FaultServer {
                 std::process::exit(3);
             }
             Some(Fault::HangOnInitialize) => std::future::pending().await,
+            Some(Fault::LeakPerSession) => {
+                self.leak();
+                context.peer.set_peer_info(request.clone());
+                self.negotiate_initialize(&request)
+            }
             _ => {
                 context.peer.set_peer_info(request.clone());
                 self.negotiate_initialize(&request)
             }
         }
+    }
+
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        if self.state.fault == Some(Fault::LeakPerSession) {
+            self.leak();
+        }
+        Ok(DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            self.get_info(),
+        ))
     }
 
     // What it advertises works, and what it does not is refused with -32601 (rmcp's
