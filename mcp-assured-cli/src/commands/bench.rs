@@ -274,9 +274,7 @@ pub(crate) async fn run(args: BenchArgs, json: bool) -> Outcome {
         if path.as_os_str() == "-" {
             println!("{pretty}");
         } else {
-            std::fs::write(path, &pretty).map_err(|error| {
-                Failure::output(format!("could not write {}: {error}", path.display()))
-            })?;
+            Failure::write_file(path, &pretty)?;
         }
     }
     if let Some(path) = &args.junit {
@@ -285,9 +283,7 @@ pub(crate) async fn run(args: BenchArgs, json: bool) -> Outcome {
             .junit("mcp-assured bench")
             .target(&target)
             .to_string();
-        std::fs::write(path, xml).map_err(|error| {
-            Failure::output(format!("could not write {}: {error}", path.display()))
-        })?;
+        Failure::write_file(path, xml)?;
     }
     if json {
         println!("{pretty}");

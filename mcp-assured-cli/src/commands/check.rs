@@ -176,9 +176,7 @@ pub(crate) async fn run(args: CheckArgs, json: bool) -> Outcome {
             .junit("mcp-assured check")
             .target(&target)
             .to_string();
-        std::fs::write(path, xml).map_err(|error| {
-            Failure::output(format!("could not write {}: {error}", path.display()))
-        })?;
+        Failure::write_file(path, xml)?;
     }
     if json {
         json_report.insert("target".into(), json!(target));

@@ -122,9 +122,7 @@ pub(crate) async fn run(args: FuzzArgs, json: bool) -> Outcome {
     let _ = client.close().await;
     if let Some(path) = &args.junit {
         let xml = report.junit("mcp-assured fuzz").target(&target).to_string();
-        std::fs::write(path, xml).map_err(|error| {
-            Failure::output(format!("could not write {}: {error}", path.display()))
-        })?;
+        Failure::write_file(path, xml)?;
     }
     if json {
         let output = json!({

@@ -94,6 +94,15 @@ impl Failure {
         Self::new(Exit::Output, message)
     }
 
+    /// Writes `contents` to `path`, or the failure to write it (exit status 4) naming it.
+    pub(crate) fn write_file(
+        path: &std::path::Path,
+        contents: impl AsRef<[u8]>,
+    ) -> Result<(), Failure> {
+        std::fs::write(path, contents)
+            .map_err(|error| Self::output(format!("could not write {}: {error}", path.display())))
+    }
+
     /// Prints the error (`{"error": {kind, message, exit_status}}` on stdout with `json`,
     /// else `mcp-assured: message` on stderr) and returns the exit status.
     pub(crate) fn report(&self, json: bool) -> Exit {

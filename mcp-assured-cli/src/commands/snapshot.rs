@@ -239,8 +239,7 @@ fn write(path: &Path, text: &str) -> Result<(), Failure> {
             Failure::output(format!("could not create {}: {error}", dir.display()))
         })?;
     }
-    std::fs::write(path, text)
-        .map_err(|error| Failure::output(format!("could not write {}: {error}", path.display())))
+    Failure::write_file(path, text)
 }
 
 /// A name as a file name: letters, digits, `-` and `_`; anything else becomes `_`.

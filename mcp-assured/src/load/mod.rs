@@ -423,52 +423,26 @@ impl<'a> LoadBuilder<'a> {
             Source::Client(client) => {
                 let reopened =
                     futures::future::join_all((1..self.sessions).map(|_| client.reconnect())).await;
-                let mut owned = Vec::new();
-                let mut failure = None;
-                for session in reopened {
-                    match session {
-                        Ok(session) => owned.push(session),
-                        Err(error) => failure = failure.or(Some(error)),
-                    }
-                }
-                if let Some(error) = failure {
-                    for session in owned {
-                        let _ = session.close().await;
-                    }
-                    return Err(match error {
-                        Error::InvalidInput { .. } => Error::invalid(
-                            "load sessions",
-                            format!(
-                                "{} sessions of {}, which runs in this process and cannot be \
-                                 started again: use `load::over_sessions` with a function that \
-                                 builds each session's client",
-                                self.sessions,
-                                client.target()
-                            ),
+                let owned = all_or_none(reopened).await.map_err(|error| match error {
+                    Error::InvalidInput { .. } => Error::invalid(
+                        "load sessions",
+                        format!(
+                            "{} sessions of {}, which runs in this process and cannot be \
+                             started again: use `load::over_sessions` with a function that \
+                             builds each session's client",
+                            self.sessions,
+                            client.target()
                         ),
-                        other => other,
-                    });
-                }
+                    ),
+                    other => other,
+                })?;
                 let mut clients = vec![(*client).clone()];
                 clients.extend(owned.iter().cloned());
                 Ok(Opened { clients, owned })
             }
             Source::Factory(factory) => {
                 let built = futures::future::join_all((0..self.sessions).map(|_| factory())).await;
-                let mut owned = Vec::new();
-                let mut failure = None;
-                for session in built {
-                    match session {
-                        Ok(session) => owned.push(session),
-                        Err(error) => failure = failure.or(Some(error)),
-                    }
-                }
-                if let Some(error) = failure {
-                    for session in owned {
-                        let _ = session.close().await;
-                    }
-                    return Err(error);
-                }
+                let owned = all_or_none(built).await?;
                 Ok(Opened {
                     clients: owned.clone(),
                     owned,
@@ -583,6 +557,25 @@ impl<'a> LoadBuilder<'a> {
         }
         (merged, lost)
     }
+}
+
+/// Every session opened, or the first error after closing those that did open.
+async fn all_or_none(opened: Vec<Result<McpClient>>) -> Result<Vec<McpClient>> {
+    let mut owned = Vec::new();
+    let mut failure = None;
+    for session in opened {
+        match session {
+            Ok(session) => owned.push(session),
+            Err(error) => failure = failure.or(Some(error)),
+        }
+    }
+    if let Some(error) = failure {
+        for session in owned {
+            let _ = session.close().await;
+        }
+        return Err(error);
+    }
+    Ok(owned)
 }
 
 impl fmt::Debug for Source<'_> {
