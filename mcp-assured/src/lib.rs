@@ -23,7 +23,7 @@
 //! # Ok(()) }
 //! ```
 //!
-//! Over HTTP:
+//! Over HTTP (the `http` feature):
 //!
 //! ```no_run
 //! # async fn demo() -> mcp_assured::Result<()> {
@@ -200,6 +200,7 @@ pub mod fixture;
 pub mod fuzz;
 pub mod load;
 pub mod report;
+#[cfg(feature = "http")]
 pub mod rest;
 mod results;
 pub mod schema;
@@ -256,9 +257,11 @@ pub use wiremock;
 
 /// The assertion extension traits: `use mcp_assured::prelude::*;` and call `.assert()`.
 pub mod prelude {
+    #[cfg(feature = "http")]
+    pub use crate::assert::AssertExecution;
     pub use crate::assert::{
-        AssertError, AssertExecution, AssertNotifications, AssertPromptResult, AssertPrompts,
-        AssertReport, AssertResourceResult, AssertResources, AssertResult, AssertTask, AssertTool,
+        AssertError, AssertNotifications, AssertPromptResult, AssertPrompts, AssertReport,
+        AssertResourceResult, AssertResources, AssertResult, AssertTask, AssertTool,
         AssertToolResult, AssertTools,
     };
 }

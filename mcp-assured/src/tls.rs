@@ -6,15 +6,17 @@
 //! build of the tree). Without it the settings still compile, and a client given an `https://`
 //! URI or any of them fails to build with an error that says which feature to turn on.
 
+#[cfg(feature = "http")]
+use std::{error::Error as StdError, io};
 use std::{
-    error::Error as StdError,
-    fmt, io,
+    fmt,
     path::{Path, PathBuf},
 };
 
 #[cfg(feature = "tls")]
 use rustls::{CertificateError, Error as RustlsError};
 
+#[cfg(feature = "http")]
 use crate::error::{Error, Result, TlsProblem};
 
 /// Which server certificates the client accepts over `https://`.
@@ -124,7 +126,7 @@ impl Tls {
     /// # Errors
     ///
     /// [`Error::InvalidInput`] when anything but the defaults was set.
-    #[cfg(not(feature = "tls"))]
+    #[cfg(all(feature = "http", not(feature = "tls")))]
     pub(crate) fn client_builder(&self) -> Result<reqwest::ClientBuilder> {
         if *self != Tls::default() {
             return Err(Error::invalid(
@@ -137,7 +139,7 @@ impl Tls {
 }
 
 /// What a client told to use TLS says without the `tls` feature.
-#[cfg(not(feature = "tls"))]
+#[cfg(all(feature = "http", not(feature = "tls")))]
 const NEEDS_FEATURE: &str = "TLS needs mcp-assured's `tls` feature: \
     `mcp-assured = { version = \"0.1\", features = [\"tls\"] }` in Cargo.toml";
 
@@ -146,7 +148,8 @@ const NEEDS_FEATURE: &str = "TLS needs mcp-assured's `tls` feature: \
 /// # Errors
 ///
 /// [`Error::InvalidInput`] naming the feature, for an `https://` URL without it.
-pub(crate) fn require_for(url: &reqwest::Url, what: &str) -> Result<()> {
+#[cfg(feature = "http")]
+pub(crate) fn require_for(url: &url::Url, what: &str) -> Result<()> {
     #[cfg(not(feature = "tls"))]
     if url.scheme() == "https" {
         return Err(Error::invalid(
@@ -203,12 +206,13 @@ pub(crate) fn tls_failure(error: &(dyn StdError + 'static)) -> Option<(TlsProble
 }
 
 /// Never a TLS failure without TLS.
-#[cfg(not(feature = "tls"))]
+#[cfg(all(feature = "http", not(feature = "tls")))]
 pub(crate) fn tls_failure(_error: &(dyn StdError + 'static)) -> Option<(TlsProblem, String)> {
     None
 }
 
 /// Whether the chain holds a refused TCP connection: nothing listens there.
+#[cfg(feature = "http")]
 pub(crate) fn connection_refused(error: &(dyn StdError + 'static)) -> bool {
     causes(error).any(|cause| {
         cause
@@ -219,6 +223,7 @@ pub(crate) fn connection_refused(error: &(dyn StdError + 'static)) -> bool {
 
 /// An error and its causes. An `io::Error`'s `source` skips the error it wraps (it returns
 /// that error's source), so its cause is taken with `get_ref` instead.
+#[cfg(feature = "http")]
 fn causes<'a>(
     error: &'a (dyn StdError + 'static),
 ) -> impl Iterator<Item = &'a (dyn StdError + 'static)> {
@@ -298,13 +303,13 @@ mod tests {
     }
 
     #[test]
-    #[cfg(not(feature = "tls"))]
+    #[cfg(all(feature = "http", not(feature = "tls")))]
     fn without_the_feature_https_and_tls_settings_name_it() {
-        let url = reqwest::Url::parse("https://localhost:8443/mcp").unwrap();
+        let url = url::Url::parse("https://localhost:8443/mcp").unwrap();
         let https = require_for(&url, "base URI").unwrap_err().to_string();
         assert!(https.contains("`tls` feature"), "{https}");
         assert!(https.contains(r#"features = ["tls"]"#), "{https}");
-        let plain = reqwest::Url::parse("http://localhost:8080/mcp").unwrap();
+        let plain = url::Url::parse("http://localhost:8080/mcp").unwrap();
         assert!(require_for(&plain, "base URI").is_ok());
         assert!(Tls::new().client_builder().is_ok());
         let settings = Tls::new()

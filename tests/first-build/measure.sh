@@ -12,7 +12,9 @@
 #        MCP_ASSURED=/tmp/old/mcp-assured tests/first-build/measure.sh   # another checkout
 #        TIMINGS=1 tests/first-build/measure.sh  # also cargo's --timings HTML, per crate
 # Dependencies are fetched (and the lock files written) before the clock starts: only the
-# build is timed.
+# build is timed. Both builds run with CARGO_INCREMENTAL=0 unless it is set: cargo builds a
+# path dependency incrementally, as it never builds one from crates.io, where users get
+# mcp-assured (`CARGO_INCREMENTAL=1 tests/first-build/measure.sh` measures the path as it is).
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -21,6 +23,7 @@ rounds=${ROUNDS:-1}
 mcp_assured=${MCP_ASSURED:-$repo/mcp-assured}
 features=${FEATURES:-}
 rmcp_version=$(sed -n 's/^rmcp = { version = "\([^"]*\)".*/\1/p' "$repo/Cargo.toml")
+export CARGO_INCREMENTAL=${CARGO_INCREMENTAL:-0}
 timings=()
 [[ -n ${TIMINGS:-} ]] && timings=(--timings)
 
@@ -99,7 +102,7 @@ write_rmcp
 for name in user rmcp; do
     cargo fetch --manifest-path "$out/$name/Cargo.toml" >/dev/null 2>&1
 done
-echo "mcp-assured: $mcp_assured features: [${features}]; $(uptime)"
+echo "mcp-assured: $mcp_assured features: [${features}] CARGO_INCREMENTAL=$CARGO_INCREMENTAL; $(uptime)"
 for ((round = 1; round <= rounds; round++)); do
     if ((round % 2)); then order=(user rmcp); else order=(rmcp user); fi
     for name in "${order[@]}"; do build "$name"; done

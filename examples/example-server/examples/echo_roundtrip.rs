@@ -8,6 +8,18 @@
 //! ```
 //!
 //! The stdio server is this very program, re-run with `--serve-stdio`.
+//!
+//! Wall-clock times on a busy machine are noisy; instruction counts are not. `--one-side`
+//! runs one side alone (no HTTP servers, a single-threaded runtime), to run under callgrind
+//! at two call counts; the difference of the two totals over the difference of the counts is
+//! the instructions of one call (the stdio server, a child, is not counted):
+//!
+//! ```sh
+//! valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+//!     target/release/examples/echo_roundtrip --one-side ours in-process 2000
+//! ```
+//!
+//! (`ours` or `raw`; `in-process` or `stdio`; on the default revision, 2026-07-28.)
 
 use std::{
     error::Error,
@@ -29,8 +41,21 @@ use tokio::net::TcpListener;
 
 const WARM_UP: usize = 100;
 
-#[tokio::main]
-async fn main() -> Result<(), Box<dyn Error>> {
+fn main() -> Result<(), Box<dyn Error>> {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--one-side") {
+        return tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?
+            .block_on(one_side(&args[at + 1..]));
+    }
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(both_sides())
+}
+
+async fn both_sides() -> Result<(), Box<dyn Error>> {
     if std::env::args().any(|a| a == "--serve-stdio") {
         let running = ExampleServer::new().serve(rmcp::transport::stdio()).await?;
         running.waiting().await?;
@@ -117,6 +142,62 @@ async fn main() -> Result<(), Box<dyn Error>> {
 }
 
 const ROUNDS: usize = 20;
+
+/// `ours|raw in-process|stdio CALLS`: that side alone, on the default revision, for
+/// instruction counts; after the same warm-up as the table's.
+async fn one_side(args: &[String]) -> Result<(), Box<dyn Error>> {
+    let [side, transport, calls] = args else {
+        return Err("usage: --one-side ours|raw in-process|stdio CALLS".into());
+    };
+    let calls: usize = calls.parse()?;
+    let me = std::env::current_exe()?;
+    let revision = Revision::Default;
+    match (side.as_str(), transport.as_str()) {
+        ("ours", "in-process") => {
+            let ours = McpAssured::client().service(ExampleServer::new());
+            let ours = revision.ours(ours).build().await?;
+            repeat(calls, || echo(&ours)).await?;
+            ours.close().await?;
+        }
+        ("ours", "stdio") => {
+            let ours = McpAssured::client().command(&me).arg("--serve-stdio");
+            let ours = revision.ours(ours).build().await?;
+            repeat(calls, || echo(&ours)).await?;
+            ours.close().await?;
+        }
+        ("raw", "in-process") => {
+            let (server_io, client_io) = tokio::io::duplex(1 << 20);
+            tokio::spawn(async move {
+                if let Ok(running) = ExampleServer::new().serve(server_io).await {
+                    let _ = running.waiting().await;
+                }
+            });
+            let raw = revision.raw(client_io).await?;
+            repeat(calls, || raw_echo(raw.peer())).await?;
+            raw.cancel().await?;
+        }
+        ("raw", "stdio") => {
+            let child = TokioChildProcess::new(tokio::process::Command::new(&me).configure(|c| {
+                c.arg("--serve-stdio");
+            }))?;
+            let raw = revision.raw(child).await?;
+            repeat(calls, || raw_echo(raw.peer())).await?;
+            raw.cancel().await?;
+        }
+        _ => return Err(format!("unknown side or transport: {side} {transport}").into()),
+    }
+    Ok(())
+}
+
+async fn repeat<Fut>(calls: usize, mut call: impl FnMut() -> Fut) -> Result<(), Box<dyn Error>>
+where
+    Fut: Future<Output = Result<(), Box<dyn Error>>>,
+{
+    for _ in 0..WARM_UP + calls {
+        call().await?;
+    }
+    Ok(())
+}
 
 /// Which protocol revision both sides of a row speak.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

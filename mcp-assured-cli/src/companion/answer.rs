@@ -1,7 +1,7 @@
 //! The envelope every tool answers with: `success`, the `connection` used, the tool's own
 //! fields, `error {type, message, details, suggestion}` on failure, and `metadata` with
-//! `request_time_ms`. Sent as structured content and, for clients that read only text, as
-//! the same JSON pretty-printed.
+//! `request_time_ms`. Sent as structured content and, for clients that read only text (MCP
+//! says a tool with structured content should), as the same JSON serialised in a text block.
 
 use std::time::Instant;
 
@@ -107,7 +107,9 @@ impl Answer {
     pub(crate) fn into_result(self) -> CallToolResult {
         let failed = self.is_error();
         let envelope = self.json();
-        let text = serde_json::to_string_pretty(&envelope).unwrap_or_else(|_| envelope.to_string());
+        // Compact: the same JSON, every field of it, in fewer bytes for the caller to read
+        // (and fewer tokens for an assistant) than pretty-printed.
+        let text = serde_json::to_string(&envelope).unwrap_or_else(|_| envelope.to_string());
         let mut result = if failed {
             CallToolResult::error(vec![ContentBlock::text(text)])
         } else {

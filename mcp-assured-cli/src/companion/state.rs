@@ -4,7 +4,7 @@
 use std::{
     collections::BTreeMap,
     sync::{
-        Arc,
+        Arc, OnceLock,
         atomic::{AtomicU64, Ordering},
     },
 };
@@ -39,6 +39,9 @@ pub(crate) struct Connection {
     pub(crate) stats: Stats,
     /// How many notifications `get_notifications` has handed out (when peeking is off).
     pub(crate) notifications_seen: AtomicU64,
+    /// [`summary`](Self::summary), made once: nothing in it changes while the connection
+    /// lives, and every answer carries it.
+    pub(crate) summary: OnceLock<Value>,
 }
 
 #[derive(Debug, Default)]
@@ -89,11 +92,16 @@ impl Connection {
                 errors: copy(&self.stats.errors),
             },
             notifications_seen: AtomicU64::new(0),
+            summary: OnceLock::new(),
         }
     }
 
     /// The `connection` object of every answer.
     pub(crate) fn summary(&self) -> Value {
+        self.summary.get_or_init(|| self.make_summary()).clone()
+    }
+
+    fn make_summary(&self) -> Value {
         let info = self.client.server_info();
         let mut server_info = json!({
             "name": info.name,

@@ -24,6 +24,7 @@
 //! ```
 
 mod errors;
+#[cfg(feature = "http")]
 mod execution;
 mod failure;
 mod json;
@@ -37,6 +38,7 @@ mod tool_result;
 mod tools;
 
 pub use errors::{AssertError, AssertResult, ErrorAssert};
+#[cfg(feature = "http")]
 pub use execution::{AssertExecution, ExecutionAssert};
 pub use failure::AssertionError;
 pub use notifications::{AssertNotifications, NotificationsAssert};

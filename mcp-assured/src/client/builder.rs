@@ -26,12 +26,14 @@ use super::{
     server_requests::{self, Answers, IntoAnswer, answer},
     taping::Tape,
 };
+#[cfg(feature = "http")]
+use crate::transport::http::HttpTarget;
 use crate::{
     credentials::{Credentials, OAuth},
     error::{Error, Result},
     secret::Secret,
     tls::Tls,
-    transport::{Target, http::HttpTarget, in_process::InProcessServer, stdio::StdioCommand},
+    transport::{Target, in_process::InProcessServer, stdio::StdioCommand},
 };
 
 /// What [`ClientBuilder::protocol_version`] takes to mean: negotiate the newest revision.
@@ -45,8 +47,10 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 pub const DEFAULT_STARTUP_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The streamable HTTP path used when a base URI has none.
+#[cfg(feature = "http")]
 const DEFAULT_MCP_PATH: &str = "/mcp";
 /// The HTTP+SSE path used with `.sse()` when a base URI has none.
+#[cfg(feature = "http")]
 const DEFAULT_SSE_PATH: &str = "/sse";
 
 /// The entry point of the harness.
@@ -633,13 +637,33 @@ fn capabilities(answers: &Answers) -> ClientCapabilities {
     serde_json::from_value(capabilities.into()).expect("client capabilities are well-formed")
 }
 
+/// What a client given an HTTP server says without the `http` feature.
+#[cfg(not(feature = "http"))]
+const NEEDS_HTTP: &str = "reaching a server over HTTP needs mcp-assured's `http` feature: \
+    `mcp-assured = { version = \"0.1\", features = [\"http\"] }` in Cargo.toml (or a stdio \
+    command, `.command(..)`, or an rmcp server in process, `.service(..)`, which need no feature)";
+
+#[cfg(not(feature = "http"))]
+fn http_target(
+    uri: &str,
+    _kind: Option<HttpKind>,
+    _credentials: Credentials,
+    _tls: Tls,
+) -> Result<Target> {
+    Err(Error::invalid(
+        "base URI",
+        format!("`{uri}` is an HTTP server, and {NEEDS_HTTP}"),
+    ))
+}
+
+#[cfg(feature = "http")]
 fn http_target(
     uri: &str,
     kind: Option<HttpKind>,
     mut credentials: Credentials,
     tls: Tls,
 ) -> Result<Target> {
-    let mut url = reqwest::Url::parse(uri).map_err(|e| {
+    let mut url = url::Url::parse(uri).map_err(|e| {
         Error::invalid(
             "base URI",
             format!("`{uri}` is not a URL ({e}); expected e.g. `http://127.0.0.1:3001`"),
@@ -684,6 +708,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "http")]
     fn a_bare_base_uri_gets_the_mcp_path() {
         let target = target_of(McpAssured::client().base_uri("http://127.0.0.1:3001"));
         assert!(
@@ -693,6 +718,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "http")]
     fn an_sse_path_selects_the_sse_transport() {
         let target = target_of(McpAssured::client().base_uri("http://127.0.0.1:8080/mcp/sse"));
         assert!(
@@ -707,6 +733,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "http")]
     fn credentials_in_the_url_become_basic_auth() {
         let target = target_of(McpAssured::client().base_uri("http://ada:p%40ss@127.0.0.1:1/mcp"));
         let Target::StreamableHttp(http) = &target else {
@@ -785,12 +812,30 @@ mod tests {
         assert!(version.contains("or `newest`"), "{version}");
         let newest = McpAssured::client().protocol_version("newest");
         assert_eq!(newest.protocol, Protocol::Newest);
+    }
+
+    #[test]
+    #[cfg(feature = "http")]
+    fn a_base_uri_that_is_no_url_is_reported_by_build() {
         let url = McpAssured::client()
             .base_uri("127.0.0.1:3001")
             .into_parts()
             .unwrap_err()
             .to_string();
         assert!(url.contains("is not a URL"), "{url}");
+    }
+
+    #[test]
+    #[cfg(not(feature = "http"))]
+    fn without_the_feature_a_base_uri_names_http() {
+        let error = McpAssured::client()
+            .base_uri("http://127.0.0.1:3001/mcp")
+            .into_parts()
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("`http` feature"), "{error}");
+        assert!(error.contains(r#"features = ["http"]"#), "{error}");
+        assert!(error.contains("http://127.0.0.1:3001/mcp"), "{error}");
     }
 
     #[test]

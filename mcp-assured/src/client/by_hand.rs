@@ -3,15 +3,18 @@
 
 use std::time::Duration;
 
+#[cfg(feature = "http")]
 use futures::StreamExt;
 use rmcp::model::RequestId;
 use serde_json::Value;
 
 use super::McpClient;
+#[cfg(feature = "http")]
+use crate::transport::raw::{HttpPost, answer_in_body};
 use crate::{
     error::{Error, Result},
     transport::{
-        raw::{HttpPost, RawAnswer, RawChannel, answer_in_body},
+        raw::{RawAnswer, RawChannel},
         wire::{Key, id_text},
     },
 };
@@ -19,6 +22,7 @@ use crate::{
 /// How often an answer on the pipe is looked for.
 const LOOK_EVERY: Duration = Duration::from_millis(5);
 /// The most of an HTTP answer read.
+#[cfg(feature = "http")]
 const MAX_BODY: usize = 16 * 1024 * 1024;
 
 impl McpClient {
@@ -51,7 +55,10 @@ impl McpClient {
     pub async fn send_raw_with_headers(
         &self,
         message: Value,
-        headers: &[(&str, Option<&str>)],
+        #[cfg_attr(not(feature = "http"), allow(unused_variables))] headers: &[(
+            &str,
+            Option<&str>,
+        )],
     ) -> Result<RawAnswer> {
         let method = describe(&message);
         match self.diagnostics().raw.get() {
@@ -88,11 +95,13 @@ impl McpClient {
                 };
                 self.answer_on_the_pipe(&id, &method).await
             }
+            #[cfg(feature = "http")]
             Some(RawChannel::Http(post)) if post.oauth => Err(Error::invalid(
                 "send_raw",
                 "the connection authorizes with OAuth, whose token rmcp holds: a message sent by \
                  hand would go without it",
             )),
+            #[cfg(feature = "http")]
             Some(RawChannel::Http(post)) => {
                 self.post_by_hand(post, &message, headers, &method).await
             }
@@ -125,6 +134,7 @@ impl McpClient {
         }
     }
 
+    #[cfg(feature = "http")]
     async fn post_by_hand(
         &self,
         post: &HttpPost,
@@ -185,6 +195,7 @@ impl McpClient {
         Ok(RawAnswer::new(Some(status), answer))
     }
 
+    #[cfg(feature = "http")]
     fn timed_out(&self, method: &str) -> Error {
         Error::Timeout {
             method: method.to_owned(),
@@ -195,6 +206,7 @@ impl McpClient {
 }
 
 /// `Mcp-Method`, and `Mcp-Name` for the methods that name what they act on (SEP-2243).
+#[cfg(feature = "http")]
 fn standard_headers(message: &Value) -> Vec<(String, String)> {
     let mut headers = Vec::new();
     let Some(method) = message.get("method").and_then(Value::as_str) else {

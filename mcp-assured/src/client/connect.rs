@@ -28,7 +28,7 @@ use crate::{
     transport::{
         Owned, Reopenable, Target,
         diagnostics::{Diagnostics, Stream},
-        sse, stdio, streamable_http,
+        stdio,
     },
 };
 
@@ -144,16 +144,17 @@ async fn open(
         diagnostics,
         // Over HTTP sending is the POST, and the server took the connection: no `ping` can
         // go beside the probe, and none is needed to tell it is up.
-        timing: lifecycle.timing(
-            startup_timeout,
-            !matches!(target, Target::StreamableHttp(_)),
-        ),
+        timing: lifecycle.timing(startup_timeout, !target.is_streamable_http()),
     };
     match target {
+        #[cfg(feature = "http")]
         Target::StreamableHttp(http) => {
-            let transport = streamable_http::transport(&http, startup_timeout, diagnostics).await?;
+            let transport =
+                crate::transport::streamable_http::transport(&http, startup_timeout, diagnostics)
+                    .await?;
             start.run(transport, Owned::Nothing, None).await
         }
+        #[cfg(feature = "http")]
         Target::Sse(http) => {
             if http.credentials.oauth_settings().is_some() {
                 return Err(Error::invalid(
@@ -174,7 +175,7 @@ async fn open(
                     ),
                 ));
             }
-            let transport = sse::connect(&http, diagnostics).await?;
+            let transport = crate::transport::sse::connect(&http, diagnostics).await?;
             start.handshake(transport, Owned::Nothing).await
         }
         Target::Stdio(command) => {

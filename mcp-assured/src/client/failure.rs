@@ -3,18 +3,23 @@
 
 use std::{error::Error as StdError, time::Duration};
 
-use rmcp::{
-    ServiceError, model::RequestId, service::ClientInitializeError,
-    transport::streamable_http_client::StreamableHttpError,
-};
+#[cfg(feature = "http")]
+use rmcp::transport::streamable_http_client::StreamableHttpError;
+use rmcp::{ServiceError, model::RequestId, service::ClientInitializeError};
 
 use crate::{
     error::{Error, TlsProblem},
-    tls::{connection_refused, tls_failure},
     transport::{
         diagnostics::{Diagnostics, Fault},
-        http::{CONNECTION_REFUSED, describe_request_error, status_in_message},
+        http::CONNECTION_REFUSED,
         oauth,
+    },
+};
+#[cfg(feature = "http")]
+use crate::{
+    tls::{connection_refused, tls_failure},
+    transport::{
+        http::{describe_request_error, status_in_message},
         sse::PostError,
         streamable_http::unparsable_body,
     },
@@ -25,6 +30,7 @@ const EXIT_GRACE: Duration = Duration::from_millis(500);
 
 /// What a 404 to a request carrying a session id (streamable HTTP's `Mcp-Session-Id`, or
 /// the `sessionId` of an HTTP+SSE message endpoint) means, and what to do.
+#[cfg(feature = "http")]
 const SESSION_EXPIRED: &str = "the server no longer knows this session (it answered 404 to \
      the session id): the session expired or the server restarted. Connect a new client to \
      start a new session";
@@ -44,6 +50,7 @@ struct HttpFailure {
     unparsable: Option<(String, String)>,
 }
 
+#[cfg(feature = "http")]
 fn http_failure(error: &(dyn StdError + 'static)) -> HttpFailure {
     let mut found = HttpFailure::default();
     let mut current = Some(error);
@@ -103,6 +110,13 @@ fn http_failure(error: &(dyn StdError + 'static)) -> HttpFailure {
     found
 }
 
+/// Without the `http` feature no HTTP failure can be in the chain.
+#[cfg(not(feature = "http"))]
+fn http_failure(_error: &(dyn StdError + 'static)) -> HttpFailure {
+    HttpFailure::default()
+}
+
+#[cfg(feature = "http")]
 impl HttpFailure {
     /// Notes what kind of connection failure `error` is, if it is one.
     fn note_connect(&mut self, error: &reqwest::Error) {

@@ -30,14 +30,26 @@ pub(crate) fn is_unanswered(error: &Error) -> bool {
         if detail.starts_with(NOT_RETRIABLE) || detail.starts_with(ASKED_FOR_INPUT))
 }
 
-/// `request` again, carrying the answers to `input`'s requests and its state.
+/// Whether the server may answer `request` with `input_required`, and so whether it must be
+/// kept, to be sent again.
+pub(crate) fn may_ask_for_input(request: &ClientRequest) -> bool {
+    matches!(
+        request,
+        ClientRequest::CallToolRequest(_)
+            | ClientRequest::GetPromptRequest(_)
+            | ClientRequest::ReadResourceRequest(_)
+    )
+}
+
+/// `request` again, carrying the answers to `input`'s requests and its state; `None` for a
+/// request not kept since it may not be answered so ([`may_ask_for_input`]).
 ///
 /// # Errors
 ///
 /// [`Error::UnexpectedResponse`] when `request` is not one that may be answered with
 /// `input_required`, or when an input request has no configured answer.
 pub(crate) fn retry(
-    request: &ClientRequest,
+    request: Option<&ClientRequest>,
     input: InputRequiredResult,
     sent: Option<&Wire>,
     harness: &Harness,
@@ -64,7 +76,9 @@ pub(crate) fn retry(
     )?;
     let responses = (!responses.is_empty()).then_some(responses);
     let state = input.request_state;
-    let mut request = request.clone();
+    let Some(mut request) = request.cloned() else {
+        return Err(not_retriable(method));
+    };
     match &mut request {
         ClientRequest::CallToolRequest(call) => {
             call.params.input_responses = responses;
@@ -78,17 +92,18 @@ pub(crate) fn retry(
             read.params.input_responses = responses;
             read.params.request_state = state;
         }
-        _ => {
-            return Err(Error::UnexpectedResponse {
-                method: method.to_owned(),
-                detail: format!(
-                    "{NOT_RETRIABLE}, which only tools/call, prompts/get and resources/read may \
-                     answer"
-                ),
-            });
-        }
+        _ => return Err(not_retriable(method)),
     }
     Ok(request)
+}
+
+fn not_retriable(method: &str) -> Error {
+    Error::UnexpectedResponse {
+        method: method.to_owned(),
+        detail: format!(
+            "{NOT_RETRIABLE}, which only tools/call, prompts/get and resources/read may answer"
+        ),
+    }
 }
 
 /// The configured answer to each input request, by the server's key.

@@ -380,10 +380,11 @@ impl McpClient {
         } else {
             format!("{method} {subject}")
         };
-        match self.send_request(request.clone()).await {
+        let kept = input_required::may_ask_for_input(&request).then(|| request.clone());
+        match self.send_request(request).await {
             Ok(handle) => Ok(PendingRequest::new(
                 handle,
-                request,
+                kept,
                 method,
                 subject.to_owned(),
                 self.clone(),

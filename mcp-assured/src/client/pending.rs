@@ -148,8 +148,9 @@ impl FromServerResult for Value {
 #[derive(Debug)]
 pub struct PendingRequest<T> {
     handle: RequestHandle<RoleClient>,
-    /// What was sent, to send again after an `input_required` answer.
-    request: ClientRequest,
+    /// What was sent, to send again after an `input_required` answer; kept only for the
+    /// requests that may get one (see [`input_required::may_ask_for_input`]).
+    request: Option<ClientRequest>,
     method: String,
     subject: String,
     client: McpClient,
@@ -159,7 +160,7 @@ pub struct PendingRequest<T> {
 impl<T: FromServerResult> PendingRequest<T> {
     pub(crate) fn new(
         handle: RequestHandle<RoleClient>,
-        request: ClientRequest,
+        request: Option<ClientRequest>,
         method: String,
         subject: String,
         client: McpClient,
@@ -285,8 +286,13 @@ impl<T: FromServerResult> PendingRequest<T> {
                 });
             }
             rounds += 1;
-            request =
-                input_required::retry(&request, input, wire.as_ref(), client.harness(), &method)?;
+            let again = input_required::retry(
+                request.as_ref(),
+                input,
+                wire.as_ref(),
+                client.harness(),
+                &method,
+            )?;
             // The client's timeout bounds the whole exchange, not each round of it.
             let Some(left) = deadline.checked_duration_since(tokio::time::Instant::now()) else {
                 return Err(Error::Timeout {
@@ -295,11 +301,7 @@ impl<T: FromServerResult> PendingRequest<T> {
                     stderr_tail: client.stderr_tail(),
                 });
             };
-            handle = match client
-                .with_timeout(left)
-                .send_request(request.clone())
-                .await
-            {
+            handle = match client.with_timeout(left).send_request(again.clone()).await {
                 Ok(handle) => handle,
                 Err(error) => {
                     return Err(
@@ -307,6 +309,7 @@ impl<T: FromServerResult> PendingRequest<T> {
                     );
                 }
             };
+            request = Some(again);
         }
     }
 

@@ -14,7 +14,7 @@ use super::{
 };
 use crate::{
     error::{Error, Result},
-    transport::{Owned, Target, diagnostics::Diagnostics, sse, stdio, streamable_http},
+    transport::{Owned, Target, diagnostics::Diagnostics, stdio},
 };
 
 /// Which way the proxy ended.
@@ -31,7 +31,7 @@ enum Ended {
 /// writes the cassette, if any.
 pub(crate) async fn proxy<C>(
     target: Target,
-    startup_timeout: Duration,
+    #[cfg_attr(not(feature = "http"), allow(unused_variables))] startup_timeout: Duration,
     tape: Option<Tape>,
     client: C,
     stop: impl Future<Output = ()>,
@@ -41,13 +41,17 @@ where
 {
     let diagnostics = Diagnostics::new();
     let ended = match target {
+        #[cfg(feature = "http")]
         Target::StreamableHttp(http) => {
-            let server = streamable_http::transport(&http, startup_timeout, &diagnostics).await?;
+            let server =
+                crate::transport::streamable_http::transport(&http, startup_timeout, &diagnostics)
+                    .await?;
             let server = Taping::proxying(server, tape.clone(), &diagnostics);
             pump(client, server, Owned::Nothing, stop).await
         }
+        #[cfg(feature = "http")]
         Target::Sse(http) => {
-            let server = sse::connect(&http, &diagnostics).await?;
+            let server = crate::transport::sse::connect(&http, &diagnostics).await?;
             let server = Taping::proxying(server, tape.clone(), &diagnostics);
             pump(client, server, Owned::Nothing, stop).await
         }

@@ -11,13 +11,14 @@ pub use self::oauth::{
 
 use std::fmt;
 
+#[cfg(feature = "http")]
 use base64::Engine as _;
+#[cfg(feature = "http")]
 use http::{HeaderMap, HeaderName, HeaderValue, header::AUTHORIZATION};
 
-use crate::{
-    error::{Error, Result},
-    secret::Secret,
-};
+#[cfg(feature = "http")]
+use crate::error::{Error, Result};
+use crate::secret::Secret;
 
 /// How the client authenticates: the `Authorization` header and any other header with every
 /// HTTP request. Every value is a [`Secret`]: `Debug` names the headers only, and the values
@@ -91,6 +92,7 @@ impl Credentials {
     }
 
     /// The OAuth settings, if the `Authorization` header comes from OAuth.
+    #[cfg(feature = "http")]
     pub(crate) fn oauth_settings(&self) -> Option<&OAuth> {
         match &self.authorization {
             Some(Authorization::OAuth(oauth)) => Some(oauth),
@@ -168,6 +170,7 @@ impl Credentials {
     /// # Errors
     ///
     /// [`Error::InvalidInput`] for a header name or value that HTTP cannot carry.
+    #[cfg(feature = "http")]
     pub(crate) fn header_map(&self) -> Result<HeaderMap> {
         let mut map = HeaderMap::new();
         for (name, value) in &self.headers {
@@ -204,7 +207,8 @@ impl Credentials {
     /// # Errors
     ///
     /// [`Error::InvalidInput`] when other `Authorization` credentials are set too.
-    pub(crate) fn take_userinfo(&mut self, url: &mut reqwest::Url) -> Result<()> {
+    #[cfg(feature = "http")]
+    pub(crate) fn take_userinfo(&mut self, url: &mut url::Url) -> Result<()> {
         if url.username().is_empty() && url.password().is_none() {
             return Ok(());
         }
@@ -247,6 +251,7 @@ fn join(parts: impl Iterator<Item = String>) -> String {
     }
 }
 
+#[cfg(feature = "http")]
 fn sensitive(value: &str, name: &str) -> Result<HeaderValue> {
     let mut value = HeaderValue::from_str(value).map_err(|_| {
         Error::invalid(
@@ -258,7 +263,7 @@ fn sensitive(value: &str, name: &str) -> Result<HeaderValue> {
     Ok(value)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "http"))]
 mod tests {
     use super::*;
 

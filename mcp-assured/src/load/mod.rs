@@ -453,7 +453,7 @@ impl<'a> LoadBuilder<'a> {
 
     async fn run_on(&self, clients: &[McpClient], settings: &Settings) -> Result<LoadReport> {
         let first = &clients[0];
-        let tools = plan::listed_tools(first).await?;
+        let tools = first.list_tools_json().await?;
         let plan = if self.calls.is_empty() {
             Plan::every_tool(&tools, self.include_destructive)?
         } else {

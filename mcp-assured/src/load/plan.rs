@@ -10,12 +10,9 @@ use proptest::{
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::error::{Error, Result};
 #[cfg(feature = "fuzz")]
 use crate::fuzz::generate::Generator;
-use crate::{
-    client::McpClient,
-    error::{Error, Result},
-};
 
 /// How many argument sets are drawn per tool when arguments are generated; calls pick among
 /// them, so that the run measures the server and not the generator.
@@ -225,11 +222,6 @@ fn draw(generator: &Generator, runner: &mut TestRunner) -> std::result::Result<V
         }
     }
     Ok(values)
-}
-
-/// The server's tools as it listed them, for checking and generating the plan.
-pub(super) async fn listed_tools(client: &McpClient) -> Result<Vec<Value>> {
-    client.list_tools_json().await
 }
 
 /// A small, fast random number generator (xorshift64*), one per session: picking the next

@@ -7,6 +7,7 @@
 pub(crate) mod listed;
 pub(crate) mod mcp;
 pub(crate) mod notification;
+#[cfg(feature = "http")]
 pub(crate) mod rest;
 pub(crate) mod sent;
 pub(crate) mod task;

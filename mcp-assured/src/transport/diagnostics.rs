@@ -48,6 +48,7 @@ pub(crate) struct Diagnostics {
     /// How to send a message by hand, beside rmcp, when the transport can.
     pub(crate) raw: super::raw::RawChannelSlot,
     /// How the server is reached over HTTP, for the checks of the transport.
+    #[cfg(feature = "http")]
     pub(crate) http: super::raw::HttpAccessSlot,
     /// Streamable HTTP: the id of a response that came on a request's own stream under
     /// another id, by the request's id. rmcp ends the stream at it, so the answer is lost.
@@ -87,6 +88,7 @@ impl Diagnostics {
     }
 
     /// A response under the id `answered` came on the stream of the request `request`.
+    #[cfg(feature = "http")]
     pub(crate) fn record_misdirected(&self, request: RequestId, answered: Value) {
         lock(&self.misdirected).entry(request).or_insert(answered);
     }

@@ -1,6 +1,8 @@
 //! What the two HTTP transports share: where the server is and how to reach it, how they
-//! read a refused connection and rmcp's HTTP errors.
+//! read a refused connection and rmcp's HTTP errors. Without the `http` feature, only what a
+//! refused connection means.
 
+#[cfg(feature = "http")]
 use crate::{
     credentials::Credentials,
     error::Error,
@@ -8,6 +10,7 @@ use crate::{
 };
 
 /// An HTTP server and everything needed to reach it.
+#[cfg(feature = "http")]
 #[derive(Debug, Clone)]
 pub(crate) struct HttpTarget {
     pub(crate) url: String,
@@ -21,6 +24,7 @@ pub(crate) const CONNECTION_REFUSED: &str =
 
 /// A request to `target` that got no HTTP answer: a failed TLS handshake, a refused
 /// connection, or another failure, in that order of telling.
+#[cfg(feature = "http")]
 pub(crate) fn connect_failed(target: &str, error: &reqwest::Error) -> Error {
     if let Some((problem, reason)) = tls_failure(error) {
         return Error::Tls {
@@ -39,6 +43,7 @@ pub(crate) fn connect_failed(target: &str, error: &reqwest::Error) -> Error {
 
 /// Why a connection could not be made, in words: [`CONNECTION_REFUSED`] when nothing
 /// listens, else the error's chain.
+#[cfg(feature = "http")]
 pub(crate) fn connect_reason(error: &(dyn std::error::Error + 'static)) -> String {
     if connection_refused(error) {
         return CONNECTION_REFUSED.to_owned();
@@ -50,12 +55,14 @@ pub(crate) fn connect_reason(error: &(dyn std::error::Error + 'static)) -> Strin
 }
 
 /// The HTTP status at the start of rmcp's "HTTP 401 Unauthorized: ..." messages.
+#[cfg(feature = "http")]
 pub(crate) fn status_in_message(message: &str) -> Option<u16> {
     let rest = message.split("HTTP ").nth(1)?;
     rest.get(..3)?.parse().ok()
 }
 
 /// reqwest's Display hides the cause ("error sending request"); the chain names it.
+#[cfg(feature = "http")]
 pub(crate) fn describe_request_error(error: &reqwest::Error) -> String {
     let mut text = error.to_string();
     let mut source = std::error::Error::source(error);
@@ -67,7 +74,7 @@ pub(crate) fn describe_request_error(error: &reqwest::Error) -> String {
     text
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "http"))]
 mod tests {
     use super::*;
 

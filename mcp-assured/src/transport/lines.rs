@@ -23,6 +23,10 @@ use super::{
 
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
+/// The most the line buffer keeps between messages; one larger message does not hold its
+/// memory for the rest of the session.
+const KEPT_CAPACITY: usize = 64 * 1024;
+
 pub(crate) struct LineTransport<R, W> {
     reader: BufReader<R>,
     writer: Arc<Mutex<Option<W>>>,
@@ -66,7 +70,9 @@ where
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         let writer = self.writer.clone();
         async move {
-            let mut bytes = serde_json::to_vec(&item).map_err(io::Error::other)?;
+            // Room for a request with its `_meta` and the newline, grown as rarely as may be.
+            let mut bytes = Vec::with_capacity(512);
+            serde_json::to_writer(&mut bytes, &item).map_err(io::Error::other)?;
             bytes.push(b'\n');
             write_line(writer, bytes).await
         }
@@ -95,21 +101,26 @@ where
                     return None;
                 }
             }
-            let line = std::mem::take(&mut self.line);
-            let content = trim(&line);
+            let content = trim(&self.line);
             if content.is_empty() {
+                self.line.clear();
                 continue;
             }
-            match serde_json::from_slice(content) {
+            let message = match serde_json::from_slice(content) {
                 Ok(message) => {
                     self.diagnostics.wire.arrived_decoded(content, &message);
-                    return Some(message);
+                    Some(message)
                 }
                 Err(error) => {
                     self.diagnostics.record_undecodable(content, error);
-                    return None;
+                    None
                 }
-            }
+            };
+            // The buffer is kept for the next line at the size messages have: a fresh one
+            // would grow again, copy by copy, for each message.
+            self.line.clear();
+            self.line.shrink_to(KEPT_CAPACITY);
+            return message;
         }
     }
 

@@ -21,12 +21,16 @@ pub(crate) mod oauth {
         None
     }
 }
+#[cfg(feature = "http")]
 pub(crate) mod post;
 pub(crate) mod raw;
+#[cfg(feature = "http")]
 pub(crate) mod sse;
 pub(crate) mod stdio;
 
+#[cfg(feature = "http")]
 pub(crate) use http::describe_request_error;
+#[cfg(feature = "http")]
 pub(crate) mod streamable_http;
 pub(crate) mod wire;
 
@@ -36,12 +40,15 @@ use self::{
 };
 
 use self::child::ChildGuard;
+#[cfg(feature = "http")]
 use self::http::HttpTarget;
 
 /// Where the server is, with everything needed to reach it.
 #[derive(Debug)]
 pub(crate) enum Target {
+    #[cfg(feature = "http")]
     StreamableHttp(HttpTarget),
+    #[cfg(feature = "http")]
     Sse(HttpTarget),
     Stdio(StdioCommand),
     InProcess(InProcessServer),
@@ -51,17 +58,29 @@ impl Target {
     /// The server's address or command line, for messages.
     pub(crate) fn describe(&self) -> String {
         match self {
+            #[cfg(feature = "http")]
             Target::StreamableHttp(http) | Target::Sse(http) => http.url.clone(),
             Target::Stdio(command) => format!("`{}`", command.display()),
             Target::InProcess(server) => format!("in-process {}", server.name()),
         }
     }
 
+    /// Whether it is a streamable HTTP server.
+    pub(crate) fn is_streamable_http(&self) -> bool {
+        #[cfg(feature = "http")]
+        if let Target::StreamableHttp(_) = self {
+            return true;
+        }
+        false
+    }
+
     /// The target with what opening it again takes: `None` for an in-process server,
     /// which runs once.
     pub(crate) fn reopenable(&self) -> Option<Reopenable> {
         match self {
+            #[cfg(feature = "http")]
             Target::StreamableHttp(http) => Some(Reopenable::StreamableHttp(http.clone())),
+            #[cfg(feature = "http")]
             Target::Sse(http) => Some(Reopenable::Sse(http.clone())),
             Target::Stdio(command) => Some(Reopenable::Stdio(command.clone())),
             Target::InProcess(_) => None,
@@ -72,7 +91,9 @@ impl Target {
 /// A target that can be opened again and again: a URL or a command line.
 #[derive(Debug, Clone)]
 pub(crate) enum Reopenable {
+    #[cfg(feature = "http")]
     StreamableHttp(HttpTarget),
+    #[cfg(feature = "http")]
     Sse(HttpTarget),
     Stdio(StdioCommand),
 }
@@ -80,7 +101,9 @@ pub(crate) enum Reopenable {
 impl Reopenable {
     pub(crate) fn target(&self) -> Target {
         match self.clone() {
+            #[cfg(feature = "http")]
             Reopenable::StreamableHttp(http) => Target::StreamableHttp(http),
+            #[cfg(feature = "http")]
             Reopenable::Sse(http) => Target::Sse(http),
             Reopenable::Stdio(command) => Target::Stdio(command),
         }
@@ -90,6 +113,7 @@ impl Reopenable {
     #[cfg_attr(not(feature = "fuzz"), allow(dead_code))]
     pub(crate) fn reached_by(&self) -> Reached {
         match self {
+            #[cfg(feature = "http")]
             Reopenable::StreamableHttp(http) | Reopenable::Sse(http) => {
                 Reached::Url(http.url.clone())
             }
@@ -113,6 +137,7 @@ pub(crate) enum Reached {
 /// What must be stopped when the client closes: the child process or the in-process server.
 #[derive(Debug)]
 pub(crate) enum Owned {
+    #[cfg(feature = "http")]
     Nothing,
     Child(ChildGuard),
     Server(ServerTask),
@@ -122,12 +147,15 @@ impl Owned {
     pub(crate) fn process_id(&self) -> Option<u32> {
         match self {
             Owned::Child(child) => child.pid(),
-            Owned::Nothing | Owned::Server(_) => None,
+            #[cfg(feature = "http")]
+            Owned::Nothing => None,
+            Owned::Server(_) => None,
         }
     }
 
     pub(crate) async fn shutdown(&mut self) {
         match self {
+            #[cfg(feature = "http")]
             Owned::Nothing => {}
             Owned::Child(child) => child.shutdown().await,
             Owned::Server(server) => server.shutdown().await,

@@ -3,13 +3,15 @@
 //! header). Each transport that can carry one registers how it writes; the answer is read
 //! from the [wire inbox](super::wire), or from the HTTP response.
 
+#[cfg(feature = "http")]
+use std::collections::HashMap;
 use std::{
-    collections::HashMap,
     io,
     sync::{Arc, OnceLock},
 };
 
 use futures::future::BoxFuture;
+#[cfg(feature = "http")]
 use http::{HeaderName, HeaderValue};
 use serde_json::Value;
 
@@ -23,6 +25,7 @@ pub(crate) enum RawChannel {
     /// On the pipe rmcp writes on; the answer comes back through the transport.
     Lines(WriteLine),
     /// A POST of its own to the server's URL, with the connection's headers.
+    #[cfg(feature = "http")]
     Http(HttpPost),
 }
 
@@ -30,6 +33,7 @@ impl std::fmt::Debug for RawChannel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RawChannel::Lines(_) => f.write_str("RawChannel::Lines"),
+            #[cfg(feature = "http")]
             RawChannel::Http(post) => f.debug_tuple("RawChannel::Http").field(&post.url).finish(),
         }
     }
@@ -37,6 +41,7 @@ impl std::fmt::Debug for RawChannel {
 
 /// What a request by hand over HTTP needs: the client (with the connection's TLS), the URL
 /// and the headers every request of the connection carries (credentials, custom headers).
+#[cfg(feature = "http")]
 #[derive(Clone)]
 pub(crate) struct HttpPost {
     pub(crate) client: reqwest::Client,
@@ -49,6 +54,7 @@ pub(crate) struct HttpPost {
     pub(crate) sse: bool,
 }
 
+#[cfg(feature = "http")]
 impl HttpPost {
     /// The connection's headers, then `Accept: application/json, text/event-stream`, then
     /// each of `changes` in order: `Some` sets a header (once, whatever its case), `None`
@@ -72,9 +78,11 @@ impl HttpPost {
 
 /// Where an HTTP transport leaves how it reaches the server, set once: for the checks of
 /// the transport itself.
+#[cfg(feature = "http")]
 #[derive(Default)]
 pub(crate) struct HttpAccessSlot(OnceLock<HttpPost>);
 
+#[cfg(feature = "http")]
 impl HttpAccessSlot {
     pub(crate) fn set(&self, access: HttpPost) {
         let _ = self.0.set(access);
@@ -86,6 +94,7 @@ impl HttpAccessSlot {
     }
 }
 
+#[cfg(feature = "http")]
 impl std::fmt::Debug for HttpAccessSlot {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let url = self.0.get().map(|access| access.url.as_str());
@@ -134,6 +143,7 @@ impl RawAnswer {
 
 /// The JSON-RPC message answering `id` in an HTTP body: the body itself, or one of its SSE
 /// events' data.
+#[cfg(feature = "http")]
 pub(crate) fn answer_in_body(body: &str, id: &Value) -> Option<Value> {
     let answers =
         |message: &Value| message.get("id") == Some(id) && message.get("method").is_none();
@@ -148,7 +158,7 @@ pub(crate) fn answer_in_body(body: &str, id: &Value) -> Option<Value> {
         .find(answers)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "http"))]
 mod tests {
     use super::*;
     use serde_json::json;

@@ -184,19 +184,16 @@ impl Capturing {
                 };
                 // Only what rmcp will decode too: an event it skips must not wait to be paired
                 // with the next message of its kind.
-                if let Ok(message) = serde_json::from_str::<ServerJsonRpcMessage>(data) {
-                    diagnostics.wire.arrived_decoded(data.as_bytes(), &message);
+                let decoded = serde_json::from_str::<ServerJsonRpcMessage>(data);
+                if let Ok(message) = &decoded {
+                    diagnostics.wire.arrived_decoded(data.as_bytes(), message);
                 }
                 // rmcp ends a request's stream at its first response, whatever the id: one
                 // under another id takes the place of the answer, which is then lost.
                 if let Some(request) = &request
-                    && let Ok(Head {
-                        id: Some(id),
-                        method: None,
-                    }) = serde_json::from_str(data)
-                    && serde_json::to_value(request).ok().as_ref() != Some(&id)
+                    && let Some(answered) = answered_instead(request, decoded.ok().as_ref(), data)
                 {
-                    diagnostics.record_misdirected(request.clone(), id);
+                    diagnostics.record_misdirected(request.clone(), answered);
                 }
             })
             .boxed()
@@ -410,6 +407,31 @@ pub(crate) fn unparsable_body(message: &str) -> Option<(String, String)> {
     })
 }
 
+/// The id of a response on `request`'s stream that answers another request: from the message
+/// as rmcp decodes it, or, for one rmcp cannot decode, from its `id` and `method` alone.
+fn answered_instead(
+    request: &RequestId,
+    decoded: Option<&ServerJsonRpcMessage>,
+    data: &str,
+) -> Option<Value> {
+    let answered = match decoded {
+        Some(JsonRpcMessage::Response(response)) => Some(&response.id),
+        Some(JsonRpcMessage::Error(error)) => error.id.as_ref(),
+        Some(_) => None,
+        None => {
+            let Ok(Head {
+                id: Some(id),
+                method: None,
+            }) = serde_json::from_str(data)
+            else {
+                return None;
+            };
+            return (serde_json::to_value(request).ok().as_ref() != Some(&id)).then_some(id);
+        }
+    }?;
+    (answered != request).then(|| serde_json::to_value(answered).unwrap_or(Value::Null))
+}
+
 fn request_id(message: &ClientJsonRpcMessage) -> Option<RequestId> {
     match message {
         JsonRpcMessage::Request(request) => Some(request.id.clone()),
@@ -420,6 +442,41 @@ fn request_id(message: &ClientJsonRpcMessage) -> Option<RequestId> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_response_under_another_id_is_told_apart() {
+        let request = RequestId::Number(7);
+        let decode = |data: &str| serde_json::from_str::<ServerJsonRpcMessage>(data).ok();
+        let own = r#"{"jsonrpc":"2.0","id":7,"result":{}}"#;
+        assert_eq!(answered_instead(&request, decode(own).as_ref(), own), None);
+        let other = r#"{"jsonrpc":"2.0","id":8,"result":{}}"#;
+        assert_eq!(
+            answered_instead(&request, decode(other).as_ref(), other),
+            Some(serde_json::json!(8))
+        );
+        let as_text = r#"{"jsonrpc":"2.0","id":"7","error":{"code":-1,"message":"x"}}"#;
+        assert_eq!(
+            answered_instead(&request, decode(as_text).as_ref(), as_text),
+            Some(serde_json::json!("7"))
+        );
+        let unread = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}"#;
+        assert_eq!(
+            answered_instead(&request, decode(unread).as_ref(), unread),
+            None
+        );
+        let notification = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{}}"#;
+        assert_eq!(
+            answered_instead(&request, decode(notification).as_ref(), notification),
+            None
+        );
+        // rmcp cannot decode it (no `result` nor `error`), and it still answers request 9.
+        let undecodable = r#"{"jsonrpc":"2.0","id":9}"#;
+        assert!(decode(undecodable).is_none());
+        assert_eq!(
+            answered_instead(&request, None, undecodable),
+            Some(serde_json::json!(9))
+        );
+    }
 
     #[test]
     fn finds_the_body_in_rmcps_message() {

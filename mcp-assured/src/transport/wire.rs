@@ -107,7 +107,12 @@ impl WireInbox {
     }
 
     fn keep(&self, key: Key, bytes: &[u8]) {
-        let text: Arc<str> = String::from_utf8_lossy(bytes).into();
+        // Valid UTF-8 (every message but a broken one) is copied once, without the scan
+        // `from_utf8_lossy` makes for replacements.
+        let text: Arc<str> = match std::str::from_utf8(bytes) {
+            Ok(text) => text.into(),
+            Err(_) => String::from_utf8_lossy(bytes).into(),
+        };
         let mut waiting = self.waiting();
         if waiting.len() == KEPT {
             waiting.pop_front();

@@ -63,10 +63,10 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
 async fn run(
     call: &Call<'_>,
     connection: &crate::companion::state::Connection,
-    args: Args,
+    mut args: Args,
 ) -> Answer {
     let answer = call.answer().connection(connection);
-    let arguments = Value::Object(args.arguments.clone());
+    let arguments = Value::Object(std::mem::take(&mut args.arguments));
     // From the tools the client holds: no `tools/list` on every call.
     let checked = connection
         .client

@@ -1,6 +1,11 @@
 //! `connect_to_server`: connects to a server by URL, or starts a local one over stdio.
 
-use std::{collections::BTreeMap, path::Path, sync::atomic::AtomicU64, time::Duration};
+use std::{
+    collections::BTreeMap,
+    path::Path,
+    sync::{OnceLock, atomic::AtomicU64},
+    time::Duration,
+};
 
 use mcp_assured::{McpAssured, McpClient, OAuth, Tls, model::Tool};
 use schemars::JsonSchema;
@@ -299,6 +304,7 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
         auth,
         stats: Stats::default(),
         notifications_seen: AtomicU64::new(0),
+        summary: OnceLock::new(),
     };
     let info = connection.client.server_info().clone();
     let answer = call

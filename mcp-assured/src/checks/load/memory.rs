@@ -103,6 +103,23 @@ pub(super) fn kib(bytes: u64) -> String {
     format!("{} KiB", bytes / 1024)
 }
 
+/// The server's memory after each of three rounds (a warm-up, then two equal ones), or why
+/// they could not be taken: the round that went wrong, or the process gone.
+async fn readings_over_rounds<Round, Done>(pid: u32, mut round: Round) -> Result<[u64; 3], String>
+where
+    Round: FnMut() -> Done,
+    Done: Future<Output = Result<(), String>>,
+{
+    let mut readings = [0; 3];
+    for (number, reading) in readings.iter_mut().enumerate() {
+        round()
+            .await
+            .map_err(|error| format!("round {}: {error}", number + 1))?;
+        *reading = settled_rss(pid).await?;
+    }
+    Ok(readings)
+}
+
 pub(super) async fn cancellation_frees(
     client: &McpClient,
     echo: &Echo,
@@ -110,38 +127,30 @@ pub(super) async fn cancellation_frees(
     report: &mut Recorder,
 ) {
     const NAME: &str = "load.cancellation_frees";
-    let mut readings = [0; 3];
-    for (round, reading) in readings.iter_mut().enumerate() {
-        // Sending could block on a server that stops reading: bounded like a request.
-        let bound = client.timeout() * 2;
-        let sent = tokio::time::timeout(bound, cancel_round(client, echo))
+    // Sending could block on a server that stops reading: bounded like a request.
+    let bound = client.timeout() * 2;
+    let rounds = readings_over_rounds(pid, || async move {
+        tokio::time::timeout(bound, cancel_round(client, echo))
             .await
             .unwrap_or_else(|_| {
                 Err(format!(
                     "{CANCELLED_PER_ROUND} calls and their cancellations were not sent and \
                      followed by an answer within {bound:?}"
                 ))
-            });
-        if let Err(error) = sent {
-            report.fail(NAME, format!("round {}: {error}", round + 1));
-            return;
+            })
+    })
+    .await;
+    match rounds {
+        Ok(readings) => Growth {
+            readings,
+            units: CANCELLED_PER_ROUND,
+            what: "cancelled call",
+            warn: REQUEST_WARN,
+            fail: REQUEST_FAIL,
         }
-        match settled_rss(pid).await {
-            Ok(rss) => *reading = rss,
-            Err(why) => {
-                report.fail(NAME, why);
-                return;
-            }
-        }
+        .grade(NAME, report),
+        Err(why) => report.fail(NAME, why),
     }
-    Growth {
-        readings,
-        units: CANCELLED_PER_ROUND,
-        what: "cancelled call",
-        warn: REQUEST_WARN,
-        fail: REQUEST_FAIL,
-    }
-    .grade(NAME, report);
 }
 
 /// Starts [`CANCELLED_PER_ROUND`] calls, cancels each in flight, and checks the server still
@@ -182,40 +191,33 @@ pub(super) async fn sessions_freed(
     report: &mut Recorder,
 ) {
     const NAME: &str = "load.sessions_freed";
-    let mut readings = [0; 3];
-    for (round, reading) in readings.iter_mut().enumerate() {
+    let rounds = readings_over_rounds(pid, || async move {
         let (sessions, errors) = open_sessions(client, SESSIONS_PER_ROUND).await;
         let used = join_all(sessions.iter().map(|session| use_session(session, echo))).await;
         close_all(sessions).await;
         let mut problems = errors;
         problems.extend(used.into_iter().filter_map(Result::err));
-        if !problems.is_empty() {
-            report.fail(
-                NAME,
-                format!(
-                    "round {} of {SESSIONS_PER_ROUND} sessions: {}",
-                    round + 1,
-                    listed(&problems)
-                ),
-            );
-            return;
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "opening and using {SESSIONS_PER_ROUND} sessions: {}",
+                listed(&problems)
+            ))
         }
-        match settled_rss(pid).await {
-            Ok(rss) => *reading = rss,
-            Err(why) => {
-                report.fail(NAME, why);
-                return;
-            }
+    })
+    .await;
+    match rounds {
+        Ok(readings) => Growth {
+            readings,
+            units: SESSIONS_PER_ROUND,
+            what: "session",
+            warn: SESSION_WARN,
+            fail: SESSION_FAIL,
         }
+        .grade(NAME, report),
+        Err(why) => report.fail(NAME, why),
     }
-    Growth {
-        readings,
-        units: SESSIONS_PER_ROUND,
-        what: "session",
-        warn: SESSION_WARN,
-        fail: SESSION_FAIL,
-    }
-    .grade(NAME, report);
 }
 
 /// One call in the session (a ping without an echoing tool).
