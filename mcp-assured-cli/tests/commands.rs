@@ -183,6 +183,38 @@ fn list_shows_what_the_server_offers() {
     );
 }
 
+/// `mcp-assured list -- server | head -3`: a reader that stops early ends the output, not
+/// the command (no panic, exit status 101, backtrace); and the completion script alike.
+#[test]
+fn a_closed_stdout_ends_the_output_not_the_command() {
+    let example = example_server_binary();
+    for args in [
+        &["list", "--", example.to_str().unwrap()][..],
+        &[
+            "call",
+            "add",
+            "--arg",
+            "a=1",
+            "--arg",
+            "b=2",
+            "--",
+            example.to_str().unwrap(),
+        ],
+        &["completions", "bash"],
+    ] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let output = Command::new(env!("CARGO_BIN_EXE_mcp-assured"))
+            .args(args)
+            .stdout(writer)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {stderr}");
+        assert_eq!(stderr, "", "{args:?}");
+    }
+}
+
 #[test]
 fn call_prints_the_result_and_exits_by_it() {
     let output = on_example(&["call", "add", "--arg", "a=2", "--arg", "b=3.5"]);

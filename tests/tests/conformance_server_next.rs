@@ -13,6 +13,8 @@ mod conformance_suite;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use futures::{StreamExt as _, stream};
+
 use mcp_assured::{
     McpAssured,
     fixture::{ServerCommand, ServerProcess},
@@ -447,15 +449,23 @@ const HTTP_FAULTS: [Fault; 13] = [
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_fault_of_the_fault_servers_http_is_judged_alike() {
     let fault_server = env!("CARGO_BIN_EXE_fault-server");
-    let mut found = Vec::new();
-    for fault in HTTP_FAULTS {
-        let server = http(
-            ServerCommand::new(fault_server)
-                .args(["--transport", "http", "--port", "{port}"])
-                .args(["--fault", fault.name()]),
-        )
+    // Two faults at a time, each in a process of its own: a scenario run is mostly the
+    // suite's Node.js starting, on one core.
+    let judged: Vec<(Fault, Compared)> = stream::iter(HTTP_FAULTS)
+        .map(|fault| async move {
+            let server = http(
+                ServerCommand::new(fault_server)
+                    .args(["--transport", "http", "--port", "{port}"])
+                    .args(["--fault", fault.name()]),
+            )
+            .await;
+            (fault, agree(fault.name(), server.url().unwrap()).await)
+        })
+        .buffered(2)
+        .collect()
         .await;
-        let compared = agree(fault.name(), server.url().unwrap()).await;
+    let mut found = Vec::new();
+    for (fault, compared) in judged {
         assert_eq!(compared.unspoken, Vec::<&str>::new(), "{fault}");
         if !compared.agreed.is_empty() {
             found.push((fault.name(), compared.agreed));

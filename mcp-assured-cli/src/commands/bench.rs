@@ -3,6 +3,7 @@
 //! a count; prints latency percentiles, throughput and errors by kind per tool; exit status
 //! 1 when a threshold is missed.
 
+use super::stdout::outln;
 use std::{
     io::{IsTerminal as _, Write as _},
     path::PathBuf,
@@ -237,12 +238,14 @@ pub(crate) async fn run(args: BenchArgs, json: bool) -> Outcome {
                 load = load.progress(progress_line);
             }
             if !json {
-                println!(
+                outln!(
                     "{} {} on protocol {} ({target})",
-                    server.name, server.version, server.protocol_version,
+                    server.name,
+                    server.version,
+                    server.protocol_version,
                 );
                 if args.duration.is_none() && args.count.is_none() {
-                    println!(
+                    outln!(
                         "measuring for {} s (give --duration or --calls to change it)",
                         DEFAULT_DURATION.as_secs()
                     );
@@ -272,7 +275,7 @@ pub(crate) async fn run(args: BenchArgs, json: bool) -> Outcome {
     let pretty = serde_json::to_string_pretty(&document).unwrap_or_default();
     if let Some(path) = &args.json_file {
         if path.as_os_str() == "-" {
-            println!("{pretty}");
+            outln!("{pretty}");
         } else {
             Failure::write_file(path, &pretty)?;
         }
@@ -286,9 +289,9 @@ pub(crate) async fn run(args: BenchArgs, json: bool) -> Outcome {
         Failure::write_file(path, xml)?;
     }
     if json {
-        println!("{pretty}");
+        outln!("{pretty}");
     } else {
-        println!("{report}");
+        outln!("{report}");
     }
     // On stderr in both forms, so that a CI log shows why the step failed.
     for missed in report.missed() {

@@ -1,6 +1,7 @@
 //! `mcp-assured call <tool>`: one tool call, its complete result printed as JSON; exit
 //! status 1 when the result is a tool error or the call fails.
 
+use super::stdout::outln;
 use clap::Args;
 use serde_json::Value;
 
@@ -26,7 +27,7 @@ pub(crate) async fn run(args: CallArgs) -> Outcome {
     let outcome = client.call_tool(&args.tool, Value::Object(arguments)).await;
     let _ = client.close().await;
     let result = outcome.map_err(|error| Failure::failed(error.to_string()))?;
-    println!(
+    outln!(
         "{}",
         serde_json::to_string_pretty(&result.json()).unwrap_or_default()
     );

@@ -3,6 +3,7 @@
 //! server's REST surface with its MCP side, as a readable report, JSON, and JUnit XML; exit
 //! status 1 when anything failed.
 
+use super::stdout::outln;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -134,16 +135,18 @@ pub(crate) async fn run(args: CheckArgs, json: bool) -> Outcome {
     // Coloured labels, which anstream strips unless `--color` and the terminal allow them.
     let text = !json;
     if text {
-        println!(
+        outln!(
             "{} {} on protocol {} ({target})",
-            server.name, server.version, server.protocol_version,
+            server.name,
+            server.version,
+            server.protocol_version,
         );
-        options = options.progress(|entry| anstream::println!("{}", entry.text().colour(true)));
+        options = options.progress(|entry| outln!("{}", entry.text().colour(true)));
     }
     let print_all = |part: &Report| {
         if text {
             for entry in part {
-                anstream::println!("{}", entry.text().colour(true));
+                outln!("{}", entry.text().colour(true));
             }
         }
     };
@@ -182,12 +185,12 @@ pub(crate) async fn run(args: CheckArgs, json: bool) -> Outcome {
         json_report.insert("target".into(), json!(target));
         json_report.insert("server".into(), json!(server));
         json_report.insert("summary".into(), json!(report.summary()));
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&Value::Object(json_report)).unwrap_or_default()
         );
     } else {
-        println!("{}", report.summary());
+        outln!("{}", report.summary());
     }
     Ok(Exit::from_success(report.is_success()))
 }

@@ -3,6 +3,7 @@
 //! library's `diff::compare`; every change printed, breaking first, and with
 //! `--fail-on-breaking` exit 1 exactly when one is breaking.
 
+use super::stdout::{out, outln};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser};
@@ -92,13 +93,13 @@ pub(crate) async fn run(args: DiffArgs, json: bool) -> Outcome {
             "compatible": changes.compatible().count(),
             "changes": changes,
         });
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&answer).unwrap_or_default()
         );
     } else {
-        println!("{old_name} -> {new_name}\n");
-        print!("{changes}");
+        outln!("{old_name} -> {new_name}\n");
+        out!("{changes}");
     }
     Ok(Exit::from_success(
         !(args.fail_on_breaking && changes.is_breaking()),

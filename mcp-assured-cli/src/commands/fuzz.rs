@@ -3,6 +3,7 @@
 //! printed with the smallest input that shows it and how to reproduce it; exit status 1
 //! when a finding fails, the seed printed for a rerun.
 
+use super::stdout::outln;
 use std::{path::PathBuf, time::Duration};
 
 use clap::Args;
@@ -113,9 +114,11 @@ pub(crate) async fn run(args: FuzzArgs, json: bool) -> Outcome {
         fuzz = fuzz.reproduce_as(words);
     }
     if !json {
-        println!(
+        outln!(
             "{} {} on protocol {} ({target})",
-            server.name, server.version, server.protocol_version,
+            server.name,
+            server.version,
+            server.protocol_version,
         );
     }
     let report = fuzz.run().await;
@@ -132,16 +135,16 @@ pub(crate) async fn run(args: FuzzArgs, json: bool) -> Outcome {
             "findings": fuzz::findings(&report),
             "summary": report.summary(),
         });
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&output).unwrap_or_default()
         );
     } else {
         for entry in &report {
-            anstream::println!("{}", entry.text().colour(true));
+            outln!("{}", entry.text().colour(true));
         }
         for (number, finding) in fuzz::findings(&report).iter().enumerate() {
-            println!(
+            outln!(
                 "\nfinding {}: {} in {} `{}`, as a test:\n{}",
                 number + 1,
                 finding.kind,
@@ -150,7 +153,7 @@ pub(crate) async fn run(args: FuzzArgs, json: bool) -> Outcome {
                 finding.reproduce.test
             );
         }
-        println!("{}", report.summary());
+        outln!("{}", report.summary());
     }
     Ok(Exit::from_success(report.is_success()))
 }

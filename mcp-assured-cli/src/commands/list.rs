@@ -1,6 +1,7 @@
 //! `mcp-assured list`: what a server offers, tools with their input schemas. A list the
 //! server advertises but fails to give is reported, and fails the command.
 
+use super::stdout::outln;
 use clap::Args;
 use serde_json::{Map, Value, json};
 
@@ -69,34 +70,36 @@ pub(crate) async fn run(args: ListArgs, json: bool) -> Outcome {
         if !errors.is_empty() {
             everything["errors"] = Value::Object(errors);
         }
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&everything).unwrap_or_default()
         );
         return Ok(exit);
     }
-    println!(
+    outln!(
         "{} {} on protocol {}",
-        server.name, server.version, server.protocol_version
+        server.name,
+        server.version,
+        server.protocol_version
     );
-    println!("\ntools ({}):", tools.len());
+    outln!("\ntools ({}):", tools.len());
     for tool in &tools {
-        println!(
+        outln!(
             "  {}: {}",
             tool["name"].as_str().unwrap_or("?"),
             tool["description"].as_str().unwrap_or("")
         );
-        println!("    input: {}", tool["inputSchema"]);
+        outln!("    input: {}", tool["inputSchema"]);
     }
-    println!("\nresources ({}):", resources.len());
+    outln!("\nresources ({}):", resources.len());
     for resource in &resources {
-        println!("  {} ({})", resource.uri, resource.name);
+        outln!("  {} ({})", resource.uri, resource.name);
     }
-    println!("\nresource templates ({}):", templates.len());
+    outln!("\nresource templates ({}):", templates.len());
     for template in &templates {
-        println!("  {}", template.uri_template);
+        outln!("  {}", template.uri_template);
     }
-    println!("\nprompts ({}):", prompts.len());
+    outln!("\nprompts ({}):", prompts.len());
     for prompt in &prompts {
         let arguments: Vec<String> = prompt
             .arguments
@@ -110,7 +113,7 @@ pub(crate) async fn run(args: ListArgs, json: bool) -> Outcome {
                 )
             })
             .collect();
-        println!("  {}({})", prompt.name, arguments.join(", "));
+        outln!("  {}({})", prompt.name, arguments.join(", "));
     }
     for (list, error) in &errors {
         eprintln!(

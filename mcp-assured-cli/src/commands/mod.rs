@@ -16,4 +16,5 @@ pub(crate) mod replay;
 pub(crate) mod requests;
 pub(crate) mod shell;
 pub(crate) mod snapshot;
+mod stdout;
 mod target;

@@ -1,6 +1,7 @@
 //! How a command ends: its exit status (one per kind of ending, listed in `--help`), and its
 //! error, printed as a line on stderr or, with `--json`, as a JSON object on stdout.
 
+use super::stdout::outln;
 use std::process::ExitCode;
 
 use serde_json::json;
@@ -114,7 +115,7 @@ impl Failure {
                     "exit_status": self.exit.code(),
                 }
             });
-            println!(
+            outln!(
                 "{}",
                 serde_json::to_string_pretty(&error).unwrap_or_default()
             );

@@ -2,6 +2,7 @@
 //! sends its request, prints the complete answer (as JSON, as the server sent it) and exits
 //! 1 when the request fails.
 
+use super::stdout::outln;
 use std::time::Instant;
 
 use clap::{ArgGroup, Args};
@@ -100,14 +101,16 @@ pub(crate) async fn ping(args: PingArgs, json: bool) -> Outcome {
             "protocol_version": server.protocol_version,
             "round_trip_ms": round_trip_ms,
         });
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&answer).unwrap_or_default()
         );
     } else {
-        println!(
+        outln!(
             "pong from {} {} (protocol {}) in {round_trip_ms:.1} ms",
-            server.name, server.version, server.protocol_version
+            server.name,
+            server.version,
+            server.protocol_version
         );
     }
     Ok(Exit::Success)
@@ -117,7 +120,7 @@ pub(crate) async fn ping(args: PingArgs, json: bool) -> Outcome {
 async fn finish(client: McpClient, outcome: mcp_assured::Result<Value>) -> Outcome {
     let _ = client.close().await;
     let answer = outcome.map_err(|error| Failure::failed(error.to_string()))?;
-    println!(
+    outln!(
         "{}",
         serde_json::to_string_pretty(&answer).unwrap_or_default()
     );

@@ -1,17 +1,22 @@
 //! `mcp-assured completions SHELL` and `mcp-assured man`: generated from the command line's
 //! own definition, so they never drift from it.
 
-use std::{io::Write as _, path::Path};
+use std::path::Path;
 
 use clap::Command;
 use clap_complete::Shell;
 
-use super::outcome::{Exit, Failure, Outcome};
+use super::{
+    outcome::{Exit, Failure, Outcome},
+    stdout,
+};
 
 /// Prints the completion script for `shell` to stdout.
 pub(crate) fn completions(shell: Shell, mut command: Command) -> Outcome {
     let name = command.get_name().to_owned();
-    clap_complete::generate(shell, &mut command, name, &mut std::io::stdout());
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, name, &mut script);
+    stdout::write_bytes(&script);
     Ok(Exit::Success)
 }
 
@@ -31,7 +36,7 @@ pub(crate) fn man(command: Command, dir: Option<&Path>) -> Outcome {
             let mut page = Vec::new();
             clap_mangen::Man::new(command)
                 .render(&mut page)
-                .and_then(|()| std::io::stdout().write_all(&page))
+                .map(|()| stdout::write_bytes(&page))
                 .map_err(|error| format!("could not print the man page: {error}"))
         }
     };

@@ -4,6 +4,7 @@
 //! difference printed as a diff, exit 1 if any. A project in any language gates its CI on
 //! `mcp-assured snapshot --check` without writing Rust.
 
+use super::stdout::{out, outln};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -96,12 +97,12 @@ pub(crate) async fn run(args: SnapshotArgs, json: bool) -> Outcome {
             (_, false) => write(&path, &file_text(snapshot))?,
         }
         if !json {
-            println!("{state:>9} {}", path.display());
+            outln!("{state:>9} {}", path.display());
         }
     }
     if json {
         let answer = json!({"check": args.check, "snapshots": report, "differ": differ});
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&answer).unwrap_or_default()
         );
@@ -217,18 +218,18 @@ fn content_of(file: &str) -> &str {
 
 fn print_difference(path: &Path, old: Option<&str>, new: &str) {
     match old {
-        None => println!("--- {} is missing; it would hold:\n{new}\n", path.display()),
+        None => outln!("--- {} is missing; it would hold:\n{new}\n", path.display()),
         Some(old) => {
             let diff = TextDiff::from_lines(old, new.trim_end());
             let header = path.display().to_string();
-            print!(
+            out!(
                 "{}",
                 diff.unified_diff().context_radius(3).header(
                     &format!("{header} (snapshot)"),
                     &format!("{header} (server)")
                 )
             );
-            println!();
+            outln!();
         }
     }
 }

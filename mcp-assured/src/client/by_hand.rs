@@ -15,7 +15,7 @@ use crate::{
     error::{Error, Result},
     transport::{
         raw::{RawAnswer, RawChannel},
-        wire::{Key, id_text},
+        wire::{AnswerId, Key},
     },
 };
 
@@ -78,7 +78,7 @@ impl McpClient {
                     }
                     if let Ok(id) = serde_json::from_value::<RequestId>(id.clone()) {
                         // Its answer is expected: not a stray one.
-                        self.harness().state.stray_responses.sent(&id);
+                        self.harness().state.stray_responses.sent_by_hand(&id);
                     }
                 }
                 let mut line = serde_json::to_vec(&message)
@@ -114,9 +114,9 @@ impl McpClient {
     }
 
     async fn answer_on_the_pipe(&self, id: &Value, method: &str) -> Result<RawAnswer> {
-        let key = Key::Answer(id_text(id));
+        let key = Key::Answer(AnswerId::of(id.clone()));
         // A server that could not read the request answers under `null`.
-        let unread = Key::Answer(id_text(&Value::Null));
+        let unread = Key::Answer(AnswerId::of(Value::Null));
         let deadline = tokio::time::Instant::now() + self.timeout();
         loop {
             let wire = &self.diagnostics().wire;

@@ -378,7 +378,8 @@ impl McpClient {
         let method = if subject.is_empty() {
             method.to_owned()
         } else {
-            format!("{method} {subject}")
+            // Joined, not `format!`ted: several times cheaper, on every request.
+            [method, subject].join(" ")
         };
         let kept = input_required::may_ask_for_input(&request).then(|| request.clone());
         match self.send_request(request).await {
@@ -389,7 +390,10 @@ impl McpClient {
                 subject.to_owned(),
                 self.clone(),
             )),
-            Err(error) => Err(failure::request_failed(error, &method, self.diagnostics()).await),
+            // Boxed, as every path that fails: its future is not moved with every request's.
+            Err(error) => {
+                Err(Box::pin(failure::request_failed(error, &method, self.diagnostics())).await)
+            }
         }
     }
 

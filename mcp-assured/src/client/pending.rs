@@ -258,10 +258,11 @@ impl<T: FromServerResult> PendingRequest<T> {
                 .map(|text| Wire::new(text, Member::Result));
             let result = match answered {
                 Ok(result) => result,
+                // Boxed, as the rounds after the first: the future of every request's result
+                // is moved, and stays small without them.
                 Err(error) => {
-                    return Err(
-                        failure::answer_failed(error, &method, &id, client.diagnostics()).await,
-                    );
+                    let failed = failure::answer_failed(error, &method, &id, client.diagnostics());
+                    return Err(Box::pin(failed).await);
                 }
             };
             let input = match result {
@@ -301,12 +302,11 @@ impl<T: FromServerResult> PendingRequest<T> {
                     stderr_tail: client.stderr_tail(),
                 });
             };
-            handle = match client.with_timeout(left).send_request(again.clone()).await {
+            handle = match Box::pin(client.with_timeout(left).send_request(again.clone())).await {
                 Ok(handle) => handle,
                 Err(error) => {
-                    return Err(
-                        failure::request_failed(error, &method, client.diagnostics()).await,
-                    );
+                    let failed = failure::request_failed(error, &method, client.diagnostics());
+                    return Err(Box::pin(failed).await);
                 }
             };
             request = Some(again);

@@ -13,6 +13,8 @@
 
 use std::sync::Arc;
 
+use futures::FutureExt;
+
 use super::{handler::Harness, notifications::NotificationLog};
 use crate::{
     results::notification::Notification,
@@ -23,17 +25,14 @@ use crate::{
 };
 use rmcp::{
     RoleClient,
-    model::{ClientNotification, ClientRequest, JsonRpcMessage, ServerNotification},
+    model::{ClientNotification, ClientRequest, JsonRpcMessage, RequestId, ServerNotification},
     service::{RxJsonRpcMessage, TxJsonRpcMessage},
     transport::Transport,
 };
 
 pub(crate) struct Recording<T> {
     inner: T,
-    harness: Harness,
-    diagnostics: Arc<Diagnostics>,
-    /// The id of the `initialize` request, whose answer is kept as sent.
-    initialize: Option<String>,
+    recorder: Recorder,
 }
 
 impl<T> Recording<T> {
@@ -41,30 +40,36 @@ impl<T> Recording<T> {
         diagnostics.wire.forget_unanswered();
         Recording {
             inner,
-            harness: harness.clone(),
-            diagnostics: diagnostics.clone(),
-            initialize: None,
+            recorder: Recorder {
+                harness: harness.clone(),
+                diagnostics: diagnostics.clone(),
+                initialize: None,
+            },
         }
-    }
-
-    fn log(&self) -> &NotificationLog {
-        &self.harness.state.notifications
     }
 }
 
-impl<T: Transport<RoleClient>> Transport<RoleClient> for Recording<T> {
-    type Error = T::Error;
+/// What the messages each way are recorded in.
+struct Recorder {
+    harness: Harness,
+    diagnostics: Arc<Diagnostics>,
+    /// The id of the `initialize` request, whose answer is kept as sent.
+    initialize: Option<RequestId>,
+}
 
-    fn send(
-        &mut self,
-        item: TxJsonRpcMessage<RoleClient>,
-    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+impl Recorder {
+    fn log(&self) -> &NotificationLog {
+        &self.harness.state.notifications
+    }
+
+    /// Records a message to the server, before the transport sends it.
+    fn sent(&mut self, message: &TxJsonRpcMessage<RoleClient>) {
         let stray = &self.harness.state.stray_responses;
-        match &item {
+        match message {
             JsonRpcMessage::Request(request) => {
                 stray.sent(&request.id);
                 if let ClientRequest::InitializeRequest(_) = &request.request {
-                    self.initialize = Some(id_text(&request.id));
+                    self.initialize = Some(request.id.clone());
                 }
             }
             JsonRpcMessage::Notification(notification) => {
@@ -77,13 +82,12 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Recording<T> {
             }
             _ => {}
         }
-        self.inner.send(item)
     }
 
-    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
-        let message = self.inner.receive().await?;
+    /// Records a message off the transport, before rmcp sees it.
+    fn record(&mut self, message: &RxJsonRpcMessage<RoleClient>) {
         let stray = &self.harness.state.stray_responses;
-        match &message {
+        match message {
             JsonRpcMessage::Notification(notification) => {
                 // Before it is logged: whoever waited for it finds the tools held stale.
                 if let ServerNotification::ToolListChangedNotification(_) =
@@ -100,12 +104,11 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Recording<T> {
                 self.log().push(recorded);
             }
             JsonRpcMessage::Response(response) => {
-                // Only while `initialize` is unanswered: not a serialisation on every answer.
                 if let Some(id) = self
                     .initialize
-                    .take_if(|initialize| *initialize == id_text(&response.id))
+                    .take_if(|initialize| *initialize == response.id)
                 {
-                    let text = self.diagnostics.wire.take(&Key::Answer(id));
+                    let text = self.diagnostics.wire.take(&Key::answer(&id));
                     *self
                         .harness
                         .state
@@ -113,12 +116,12 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Recording<T> {
                         .lock()
                         .unwrap_or_else(|p| p.into_inner()) = text;
                 }
-                stray.received(&response.id, &message)
+                stray.received(&response.id, message)
             }
             // Without an id it answers a request the server could not read: not stray.
             JsonRpcMessage::Error(error) => {
                 if let Some(id) = &error.id {
-                    stray.received(id, &message);
+                    stray.received(id, message);
                 }
             }
             JsonRpcMessage::Request(request) => {
@@ -133,7 +136,30 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Recording<T> {
                 }
             }
         }
-        Some(message)
+    }
+}
+
+impl<T: Transport<RoleClient>> Transport<RoleClient> for Recording<T> {
+    type Error = T::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleClient>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        self.recorder.sent(&item);
+        self.inner.send(item)
+    }
+
+    fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleClient>>> + Send {
+        let recorder = &mut self.recorder;
+        // Mapped, not awaited in an `async` body: the message, hundreds of bytes, is moved
+        // fewer times on its way to rmcp.
+        self.inner.receive().map(move |message| {
+            if let Some(message) = &message {
+                recorder.record(message);
+            }
+            message
+        })
     }
 
     async fn close(&mut self) -> Result<(), Self::Error> {

@@ -5,7 +5,7 @@
 //! a late answer to it is stray.
 
 use std::{
-    collections::HashSet,
+    collections::VecDeque,
     sync::{Mutex, MutexGuard},
 };
 
@@ -13,27 +13,49 @@ use rmcp::{RoleClient, model::RequestId, service::RxJsonRpcMessage};
 use serde_json::Value;
 
 /// The ids of the client's requests not answered yet, and the responses that matched none.
+///
+/// The ids waiting are one per request in flight, mostly answered in the order sent: a queue
+/// searched from its oldest costs less than hashing every id twice.
 #[derive(Debug, Default)]
 pub(crate) struct StrayResponses {
-    waiting: Mutex<HashSet<RequestId>>,
+    waiting: Mutex<VecDeque<RequestId>>,
     stray: Mutex<Vec<Value>>,
 }
 
 impl StrayResponses {
-    pub(crate) fn sent(&self, id: &RequestId) {
-        lock(&self.waiting).insert(id.clone());
+    /// rmcp sent a request: its ids are numbered in turn, so never one waiting already.
+    pub(super) fn sent(&self, id: &RequestId) {
+        lock(&self.waiting).push_back(id.clone());
+    }
+
+    /// A request was sent by hand: its id may be one waiting already, then waited for once.
+    pub(super) fn sent_by_hand(&self, id: &RequestId) {
+        let mut waiting = lock(&self.waiting);
+        if !waiting.contains(id) {
+            waiting.push_back(id.clone());
+        }
     }
 
     /// The client cancelled a request: rmcp stops waiting for it, and so do we.
     pub(super) fn cancelled(&self, id: &RequestId) {
-        lock(&self.waiting).remove(id);
+        self.answered(id);
     }
 
     /// A response arrived: stray unless it answers a request still waiting.
     pub(super) fn received(&self, id: &RequestId, message: &RxJsonRpcMessage<RoleClient>) {
-        if !lock(&self.waiting).remove(id) {
+        if !self.answered(id) {
             lock(&self.stray).push(serde_json::to_value(message).unwrap_or(Value::Null));
         }
+    }
+
+    /// Stops waiting for `id`; whether it was waited for.
+    fn answered(&self, id: &RequestId) -> bool {
+        let mut waiting = lock(&self.waiting);
+        let Some(at) = waiting.iter().position(|waiting| waiting == id) else {
+            return false;
+        };
+        waiting.remove(at);
+        true
     }
 
     pub(crate) fn all(&self) -> Vec<Value> {
@@ -68,6 +90,7 @@ pub(super) mod tests {
     fn a_response_is_stray_unless_its_request_is_waiting() {
         let responses = StrayResponses::default();
         responses.sent(&RequestId::Number(1));
+        responses.sent_by_hand(&RequestId::Number(1));
         let (id, answer) = response(1);
         responses.received(&id, &answer);
         assert!(responses.all().is_empty());

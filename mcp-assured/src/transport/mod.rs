@@ -26,6 +26,8 @@ pub(crate) mod post;
 pub(crate) mod raw;
 #[cfg(feature = "http")]
 pub(crate) mod sse;
+#[cfg(feature = "http")]
+pub(crate) mod standalone_stream;
 pub(crate) mod stdio;
 
 #[cfg(feature = "http")]

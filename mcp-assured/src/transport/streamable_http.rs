@@ -27,6 +27,7 @@ use super::{
     http::{HttpTarget, describe_request_error},
     post::{Post, UNPARSABLE_BODY},
     raw::{HttpPost, RawChannel},
+    standalone_stream::StandaloneStream,
 };
 use crate::{error::Error, tls::Tls};
 #[cfg(feature = "oauth")]
@@ -91,6 +92,7 @@ pub(crate) async fn transport(
     };
     let client = HttpClient {
         plain: capturing,
+        standalone: Arc::default(),
         #[cfg(feature = "oauth")]
         oauth: oauth.map(|(session, client)| Arc::new(Authorizing { session, client })),
     };
@@ -261,6 +263,8 @@ impl StreamableHttpClient for Capturing {
 #[derive(Clone)]
 pub(crate) struct HttpClient {
     plain: Capturing,
+    /// Shared by the clones rmcp makes for its tasks.
+    standalone: Arc<StandaloneStream>,
     #[cfg(feature = "oauth")]
     oauth: Option<Arc<Authorizing>>,
 }
@@ -324,6 +328,9 @@ impl StreamableHttpClient for HttpClient {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
+        self.standalone
+            .before_sending(&message, session_id.as_deref())
+            .await;
         #[cfg(feature = "oauth")]
         if let Some(oauth) = &self.oauth {
             return oauth
@@ -370,23 +377,31 @@ impl StreamableHttpClient for HttpClient {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<Events, StreamableHttpError<Self::Error>> {
-        #[cfg(feature = "oauth")]
-        if let Some(oauth) = &self.oauth {
-            return oauth
-                .send(|| {
-                    oauth.client.get_stream(
-                        uri.clone(),
-                        session_id.clone(),
-                        last_event_id.clone(),
-                        None,
-                        custom_headers.clone(),
-                    )
-                })
-                .await;
+        let opening = last_event_id.is_none();
+        let events = async {
+            #[cfg(feature = "oauth")]
+            if let Some(oauth) = &self.oauth {
+                return oauth
+                    .send(|| {
+                        oauth.client.get_stream(
+                            uri.clone(),
+                            session_id.clone(),
+                            last_event_id.clone(),
+                            None,
+                            custom_headers.clone(),
+                        )
+                    })
+                    .await;
+            }
+            self.plain
+                .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
+                .await
         }
-        self.plain
-            .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
-            .await
+        .await;
+        if opening {
+            self.standalone.answered();
+        }
+        events
     }
 }
 

@@ -11,7 +11,11 @@ use std::{
     sync::{Arc, Mutex, PoisonError},
 };
 
-use rmcp::{RoleClient, model::JsonRpcMessage, service::RxJsonRpcMessage};
+use rmcp::{
+    RoleClient,
+    model::{JsonRpcMessage, RequestId},
+    service::RxJsonRpcMessage,
+};
 use serde::{Deserialize, de::IgnoredAny};
 use serde_json::Value;
 
@@ -22,9 +26,9 @@ const KEPT: usize = 256;
 /// What a message is taken by.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Key {
-    /// A response or error to the request with this id (as JSON text: `7` or `"abc"`).
-    Answer(String),
-    /// A request of the server's, by its id.
+    /// A response or error to the request with this id.
+    Answer(AnswerId),
+    /// A request of the server's, by its id (as JSON text: `7` or `"abc"`).
     Request(String),
     /// A notification, by its method.
     Notification(String),
@@ -32,20 +36,48 @@ pub(crate) enum Key {
 
 impl Key {
     /// The key of the answer to a request with this id.
-    pub(crate) fn answer(id: &impl serde::Serialize) -> Key {
-        Key::Answer(id_text(id))
+    pub(crate) fn answer(id: &RequestId) -> Key {
+        Key::Answer(AnswerId::Read(id.clone()))
+    }
+}
+
+/// The id an answer carries, in the form rmcp's decoding of it is compared by (`1.0` is
+/// rmcp's `1`): no text is written for it on every call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum AnswerId {
+    /// An id rmcp reads.
+    Read(RequestId),
+    /// Any other id (none, `null`, `true`, `1.5`), as JSON text.
+    Unread(String),
+}
+
+impl AnswerId {
+    /// An id as sent.
+    pub(crate) fn of(id: Value) -> AnswerId {
+        match RequestId::deserialize(&id) {
+            Ok(id) => AnswerId::Read(id),
+            Err(_) => AnswerId::Unread(id.to_string()),
+        }
+    }
+
+    /// The id as JSON text.
+    fn text(&self) -> String {
+        match self {
+            AnswerId::Read(id) => id_text(id),
+            AnswerId::Unread(text) => text.clone(),
+        }
     }
 }
 
 /// An id as sent, in the form rmcp's decoding of it is keyed by (`1.0` is rmcp's `1`).
 fn canonical_id(id: Value) -> String {
-    match serde_json::from_value::<rmcp::model::RequestId>(id.clone()) {
+    match RequestId::deserialize(&id) {
         Ok(id) => id_text(&id),
         Err(_) => id.to_string(),
     }
 }
 
-/// A request id as JSON text, the form messages are keyed by.
+/// A request id as JSON text, the form a server's requests are keyed by.
 pub(crate) fn id_text(id: &impl serde::Serialize) -> String {
     serde_json::to_string(id).unwrap_or_default()
 }
@@ -84,7 +116,7 @@ impl WireInbox {
             (Some(_), Some(id)) => Key::Request(canonical_id(id)),
             (Some(method), None) => Key::Notification(method),
             (None, id) if head.result.is_some() || head.error.is_some() => {
-                Key::Answer(canonical_id(id.unwrap_or(Value::Null)))
+                Key::Answer(AnswerId::of(id.unwrap_or(Value::Null)))
             }
             _ => return,
         };
@@ -98,8 +130,11 @@ impl WireInbox {
     pub(crate) fn arrived_decoded(&self, bytes: &[u8], message: &RxJsonRpcMessage<RoleClient>) {
         let key = match message {
             JsonRpcMessage::Response(response) => Key::answer(&response.id),
-            // An error without an id is keyed `null`, as `arrived` keys it.
-            JsonRpcMessage::Error(error) => Key::answer(&error.id),
+            JsonRpcMessage::Error(error) => match &error.id {
+                Some(id) => Key::answer(id),
+                // Without an id it is keyed `null`, as `arrived` keys it.
+                None => Key::Answer(AnswerId::of(Value::Null)),
+            },
             JsonRpcMessage::Request(request) => Key::Request(id_text(&request.id)),
             JsonRpcMessage::Notification(_) => return self.arrived(bytes),
         };
@@ -125,7 +160,7 @@ impl WireInbox {
         let mut waiting = self.waiting();
         let at = waiting
             .iter()
-            .rposition(|(key, _)| matches!(key, Key::Answer(id) if matches(id)))?;
+            .rposition(|(key, _)| matches!(key, Key::Answer(id) if matches(&id.text())))?;
         waiting.remove(at).map(|(_, text)| text)
     }
 
@@ -168,15 +203,24 @@ mod tests {
         inbox.arrived(br#"{"jsonrpc":"2.0","id":"s1","method":"roots/list"}"#);
         inbox.arrived(br#"{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"no"}}"#);
         inbox.arrived(b"not json");
-        assert_eq!(inbox.take(&Key::answer(&1)), None);
+        assert_eq!(inbox.take(&Key::answer(&RequestId::Number(1))), None);
         assert!(
             inbox
-                .take(&Key::answer(&2))
+                .take(&Key::answer(&RequestId::Number(2)))
                 .unwrap()
                 .contains("testMetadata")
         );
-        assert_eq!(inbox.take(&Key::answer(&2)), None, "taken once");
-        assert!(inbox.take(&Key::answer(&3)).unwrap().contains("-32601"));
+        assert_eq!(
+            inbox.take(&Key::answer(&RequestId::Number(2))),
+            None,
+            "taken once"
+        );
+        assert!(
+            inbox
+                .take(&Key::answer(&RequestId::Number(3)))
+                .unwrap()
+                .contains("-32601")
+        );
         assert!(
             inbox
                 .take(&Key::Request(id_text(&"s1")))
@@ -227,19 +271,19 @@ mod tests {
         for id in 0..KEPT + 1 {
             inbox.arrived(format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#).as_bytes());
         }
-        assert_eq!(inbox.take(&Key::answer(&0)), None);
-        assert!(inbox.take(&Key::answer(&KEPT)).is_some());
+        assert_eq!(inbox.take(&Key::answer(&RequestId::Number(0))), None);
+        assert!(
+            inbox
+                .take(&Key::answer(&RequestId::Number(KEPT as i64)))
+                .is_some()
+        );
     }
 
     #[test]
     fn an_id_is_keyed_as_rmcp_reads_it() {
         let inbox = WireInbox::default();
         inbox.arrived(br#"{"jsonrpc":"2.0","id":1.0,"result":{}}"#);
-        assert!(
-            inbox
-                .take(&Key::answer(&rmcp::model::RequestId::Number(1)))
-                .is_some()
-        );
+        assert!(inbox.take(&Key::answer(&RequestId::Number(1))).is_some());
         inbox.arrived(br#"{"jsonrpc":"2.0","method":"notifications/message","params":{}}"#);
         inbox.arrived(br#"{"jsonrpc":"2.0","id":2,"result":{}}"#);
         inbox.forget_unanswered();
@@ -247,6 +291,6 @@ mod tests {
             inbox.take(&Key::Notification("notifications/message".into())),
             None
         );
-        assert!(inbox.take(&Key::answer(&2)).is_some());
+        assert!(inbox.take(&Key::answer(&RequestId::Number(2))).is_some());
     }
 }

@@ -65,6 +65,7 @@ pub fn inject(app: Router, fault: Fault) -> Router {
         drop_streams: CancellationToken::new(),
         sessions: Mutex::new(Vec::new()),
         posting: AtomicBool::new(false),
+        stream_open: AtomicBool::new(false),
     });
     app.layer(middleware::from_fn_with_state(faults, misbehave))
 }
@@ -91,9 +92,12 @@ struct Faults {
     sessions: Mutex<Vec<HeaderValue>>,
     /// For [`Fault::OneStreamAtATime`]: a POST is open.
     posting: AtomicBool,
+    /// For [`Fault::StreamOpensLate`]: a standalone stream has been answered.
+    stream_open: AtomicBool,
 }
 
-/// How long [`Fault::OneStreamAtATime`] holds each POST.
+/// How long [`Fault::OneStreamAtATime`] holds each POST, and [`Fault::StreamOpensLate`]
+/// the `GET` of a standalone stream.
 const HELD: Duration = Duration::from_millis(300);
 
 async fn misbehave(State(faults): State<Arc<Faults>>, request: Request, next: Next) -> Response {
@@ -273,7 +277,55 @@ async fn misbehave(State(faults): State<Arc<Faults>>, request: Request, next: Ne
             faults.posting.store(false, Ordering::SeqCst);
             Response::from_parts(parts, Body::from(bytes))
         }
+        Fault::StreamOpensLate
+            if request.method() == Method::GET
+                && !request.headers().contains_key("last-event-id") =>
+        {
+            tokio::time::sleep(HELD).await;
+            let response = next.run(request).await;
+            faults.stream_open.store(true, Ordering::SeqCst);
+            response
+        }
+        Fault::StreamOpensLate
+            if request.method() == Method::POST
+                && request.headers().contains_key("mcp-session-id")
+                && !faults.stream_open.load(Ordering::SeqCst) =>
+        {
+            refuse_requests_before_the_stream(request, next).await
+        }
         _ => next.run(request).await,
+    }
+}
+
+/// [`Fault::StreamOpensLate`]: a request is answered with an error, anything else served.
+async fn refuse_requests_before_the_stream(request: Request, next: Next) -> Response {
+    let (parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, BODY_LIMIT).await else {
+        return (StatusCode::PAYLOAD_TOO_LARGE, "body too large").into_response();
+    };
+    let message = serde_json::from_slice::<Value>(&bytes).unwrap_or_default();
+    match (message.get("id"), message.get("method")) {
+        (Some(id), Some(_)) => {
+            let error = serde_json::json!({
+                "jsonrpc": "2.0",
+                "id": id,
+                "error": {
+                    "code": -32603,
+                    "message": "the request came before the session's standalone stream \
+                                was open: what the server asks the client would be lost",
+                },
+            });
+            (
+                StatusCode::OK,
+                [(header::CONTENT_TYPE, "application/json")],
+                error.to_string(),
+            )
+                .into_response()
+        }
+        _ => {
+            next.run(Request::from_parts(parts, Body::from(bytes)))
+                .await
+        }
     }
 }
 

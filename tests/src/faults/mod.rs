@@ -128,6 +128,12 @@ pub enum Fault {
     ResumeRefused,
     /// Streamable HTTP: each POST is held 300 ms, and a POST while another is open gets 409.
     OneStreamAtATime,
+    /// Streamable HTTP: the `GET` that opens a session's standalone stream is answered
+    /// 300 ms late, and a request posted under a session before any such stream was
+    /// answered gets a JSON-RPC error (-32603): a server with nowhere yet to send what it
+    /// asks the client, which it would drop (the TypeScript SDK does). A client's matter:
+    /// one that sends requests before its stream is open loses what the server asks.
+    StreamOpensLate,
     /// stdio: the server advertises resources and prompts (its answer to `initialize` or
     /// `server/discover` says so), but `resources/list`, `resources/templates/list` and
     /// `prompts/list` fail with -32601.
@@ -162,7 +168,7 @@ pub const LEAK_PER_SESSION: usize = 3 * 1024 * 1024;
 
 impl Fault {
     /// Every fault with its command-line name.
-    pub const ALL: [(&'static str, Fault); 42] = [
+    pub const ALL: [(&'static str, Fault); 43] = [
         ("none", Fault::None),
         ("exit-at-start", Fault::ExitAtStart),
         ("crash-on-initialize", Fault::CrashOnInitialize),
@@ -199,6 +205,7 @@ impl Fault {
         ("get-not-sse", Fault::GetNotSse),
         ("resume-refused", Fault::ResumeRefused),
         ("one-stream-at-a-time", Fault::OneStreamAtATime),
+        ("stream-opens-late", Fault::StreamOpensLate),
         ("lists-fail", Fault::ListsFail),
         ("answers-anything", Fault::AnswersAnything),
         ("drops-unknown", Fault::DropsUnknown),

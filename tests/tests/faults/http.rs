@@ -237,6 +237,27 @@ async fn an_expired_session_is_a_404_that_says_so(via: Via) {
 }
 on!(an_expired_session_is_a_404_that_says_so: http, sse);
 
+/// rmcp opens a session's standalone stream in the background after `initialized`; a
+/// server whose stream opens late would have lost what it asks of the client during the
+/// first call, had the call gone out before the stream was answered.
+#[tokio::test]
+async fn the_first_call_waits_for_the_standalone_stream() {
+    let tag = tag();
+    let (builder, server) = fault_server(Via::Http, Fault::StreamOpensLate, &tag).await;
+    let started = Instant::now();
+    let client = builder.build().await.unwrap();
+    let echoed = client
+        .call_tool("echo", json!({"text": "after the stream"}))
+        .await
+        .unwrap();
+    assert_eq!(echoed.text(), "after the stream");
+    // The stream's 300 ms, once: not the bound of a stream never answered.
+    assert_within(started, Duration::from_secs(1));
+    let _ = client.close().await;
+    drop(server);
+    assert_gone(&tag).await;
+}
+
 #[tokio::test]
 async fn connecting_before_the_port_opens_is_refused_at_once() {
     let port = free_port().unwrap();
