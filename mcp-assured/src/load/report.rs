@@ -9,7 +9,7 @@ use serde::{Serialize, Serializer};
 
 use super::outcome::{ErrorKind, Tally};
 use super::plan::SkippedTool;
-use super::thresholds::Verdict;
+use super::thresholds::{Threshold, Verdict};
 use crate::report::{Entry, Report, Status};
 
 /// The JUnit test suite and [`Report`] suite of a load run's entries.
@@ -240,8 +240,45 @@ impl LoadReport {
             skipped_tools: measured.skipped_tools,
             thresholds: Vec::new(),
         };
-        report.thresholds = thresholds.iter().map(|t| t.judge(&report)).collect();
+        report.thresholds = thresholds.iter().map(|t| report.judge(t)).collect();
         report
+    }
+
+    /// How this run fared against `threshold`.
+    fn judge(&self, threshold: &Threshold) -> Verdict {
+        let latency = |measured: Duration, limit: Duration, what: &str| {
+            (
+                measured <= limit,
+                format!("{what} ≤ {}", millis(limit)),
+                millis(measured),
+            )
+        };
+        let (passed, limit, measured) = match *threshold {
+            Threshold::MaxP50(limit) => latency(self.latency.p50, limit, "p50"),
+            Threshold::MaxP90(limit) => latency(self.latency.p90, limit, "p90"),
+            Threshold::MaxP99(limit) => latency(self.latency.p99, limit, "p99"),
+            Threshold::MaxErrorRate(limit) => (
+                self.error_rate() <= limit,
+                format!("error rate ≤ {limit}"),
+                format!(
+                    "{:.4} ({} of {} calls)",
+                    self.error_rate(),
+                    self.errors,
+                    self.calls
+                ),
+            ),
+            Threshold::MinThroughput(limit) => (
+                self.throughput >= limit,
+                format!("throughput ≥ {limit} calls/s"),
+                format!("{:.1} calls/s", self.throughput),
+            ),
+        };
+        Verdict {
+            name: threshold.name(),
+            limit,
+            measured,
+            passed,
+        }
     }
 
     /// The figures of tool `name`, if the plan called it.
@@ -374,7 +411,7 @@ impl LoadReport {
 }
 
 /// A latency in milliseconds, to the microsecond: `1.234 ms`.
-pub(super) fn millis(duration: Duration) -> String {
+fn millis(duration: Duration) -> String {
     format!("{:.3} ms", duration.as_secs_f64() * 1e3)
 }
 

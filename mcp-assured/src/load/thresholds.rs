@@ -4,8 +4,6 @@ use std::{fmt, time::Duration};
 
 use serde::Serialize;
 
-use super::report::{LoadReport, millis};
-
 /// A limit on a load run's overall figures.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Threshold {
@@ -30,43 +28,6 @@ impl Threshold {
             Threshold::MaxP99(_) => "max_p99",
             Threshold::MaxErrorRate(_) => "max_error_rate",
             Threshold::MinThroughput(_) => "min_throughput",
-        }
-    }
-
-    /// Judges `report` against this limit.
-    pub(super) fn judge(&self, report: &LoadReport) -> Verdict {
-        let latency = |measured: Duration, limit: Duration, what: &str| {
-            (
-                measured <= limit,
-                format!("{what} ≤ {}", millis(limit)),
-                millis(measured),
-            )
-        };
-        let (passed, limit, measured) = match *self {
-            Threshold::MaxP50(limit) => latency(report.latency.p50, limit, "p50"),
-            Threshold::MaxP90(limit) => latency(report.latency.p90, limit, "p90"),
-            Threshold::MaxP99(limit) => latency(report.latency.p99, limit, "p99"),
-            Threshold::MaxErrorRate(limit) => (
-                report.error_rate() <= limit,
-                format!("error rate ≤ {limit}"),
-                format!(
-                    "{:.4} ({} of {} calls)",
-                    report.error_rate(),
-                    report.errors,
-                    report.calls
-                ),
-            ),
-            Threshold::MinThroughput(limit) => (
-                report.throughput >= limit,
-                format!("throughput ≥ {limit} calls/s"),
-                format!("{:.1} calls/s", report.throughput),
-            ),
-        };
-        Verdict {
-            name: self.name(),
-            limit,
-            measured,
-            passed,
         }
     }
 }
