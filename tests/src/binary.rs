@@ -19,6 +19,14 @@ use std::{
 /// integration tests, so one there may be left from an earlier build of older sources. (A
 /// package's own tests use `CARGO_BIN_EXE_<name>` instead.)
 ///
+/// Features resolved for one package differ from the workspace's, so this build is another
+/// file than `cargo test --workspace`'s, and cargo links it to `<target>/<profile>/<name>`
+/// anew (unlink, then link: microseconds). A process that starts that path at that instant,
+/// in a test running beside this one, would not find it: under `cargo test` the test binaries
+/// run one after another; under nextest it can happen once per run, when the first test
+/// asking for a binary of another package's tests builds it (CI's nextest step runs
+/// `killed_runs` and `ports` beside the example server's own tests).
+///
 /// # Panics
 ///
 /// If it cannot be built.
