@@ -107,7 +107,7 @@ fn read(line: &[u8]) -> Result<ClientJsonRpcMessage, String> {
             ));
         }
     };
-    if let Ok(message) = serde_json::from_str::<ClientJsonRpcMessage>(text) {
+    if let Ok(message) = mcp_assured::__private::client_message(text.as_bytes()) {
         return Ok(message);
     }
     match serde_json::from_str::<Value>(text) {

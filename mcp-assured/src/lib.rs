@@ -276,6 +276,10 @@ pub mod __private {
     pub use crate::fixture::{Stage, runtime::*};
     pub use insta;
 
+    /// A client's message decoded as rmcp decodes it, `tools/call` in one pass (the
+    /// companion's stdio reads with it).
+    pub use crate::transport::decode::client_message;
+
     /// The snapshot macros' plumbing.
     pub mod snapshot {
         pub use crate::snapshot::macro_support::*;
