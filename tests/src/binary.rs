@@ -21,11 +21,13 @@ use std::{
 ///
 /// Features resolved for one package differ from the workspace's, so this build is another
 /// file than `cargo test --workspace`'s, and cargo links it to `<target>/<profile>/<name>`
-/// anew (unlink, then link: microseconds). A process that starts that path at that instant,
-/// in a test running beside this one, would not find it: under `cargo test` the test binaries
-/// run one after another; under nextest it can happen once per run, when the first test
-/// asking for a binary of another package's tests builds it (CI's nextest step runs
-/// `killed_runs` and `ports` beside the example server's own tests).
+/// anew (unlink, then link: microseconds) the first time (when it is that file already,
+/// cargo leaves it). A process that starts that path at that instant, in a test running
+/// beside this one, would not find it: under `cargo test` the test binaries run one after
+/// another; under nextest the `example-server-binary` test group (`.config/nextest.toml`)
+/// runs the example server's own tests and `killed_runs` and `ports`, which build it here,
+/// one at a time. A new test of this crate that asks for a binary another package's tests
+/// start belongs in such a group.
 ///
 /// # Panics
 ///
