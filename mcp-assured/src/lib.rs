@@ -189,6 +189,7 @@ pub mod cassette;
 pub mod checks;
 mod client;
 mod credentials;
+mod decode;
 #[cfg(feature = "diff")]
 pub mod diff;
 #[cfg(feature = "double")]
@@ -278,7 +279,7 @@ pub mod __private {
 
     /// A client's message decoded as rmcp decodes it, `tools/call` in one pass (the
     /// companion's stdio reads with it).
-    pub use crate::transport::decode::client_message;
+    pub use crate::decode::client_message;
 
     /// The snapshot macros' plumbing.
     pub mod snapshot {

@@ -18,6 +18,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("cassette", 2),
     ("credentials", 2),
     ("tls", 2),
+    ("decode", 2),
     ("assert", 3),
     ("transport", 3),
     ("double", 3),

@@ -117,16 +117,15 @@ impl SseSessions {
             Ok(collected) => collected.to_bytes(),
             Err(error) => return status(StatusCode::BAD_REQUEST, &error.to_string()),
         };
-        let mut message: ClientJsonRpcMessage =
-            match crate::transport::decode::client_message(&body) {
-                Ok(message) => message,
-                Err(error) => {
-                    return status(
-                        StatusCode::BAD_REQUEST,
-                        &format!("invalid JSON-RPC message: {error}"),
-                    );
-                }
-            };
+        let mut message: ClientJsonRpcMessage = match crate::decode::client_message(&body) {
+            Ok(message) => message,
+            Err(error) => {
+                return status(
+                    StatusCode::BAD_REQUEST,
+                    &format!("invalid JSON-RPC message: {error}"),
+                );
+            }
+        };
         if let JsonRpcMessage::Request(request) = &mut message {
             request.request.extensions_mut().insert(parts);
         }

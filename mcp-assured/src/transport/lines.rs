@@ -106,7 +106,7 @@ where
                 self.line.clear();
                 continue;
             }
-            let message = match super::decode::server_message(content) {
+            let message = match crate::decode::server_message(content) {
                 Ok(message) => {
                     self.diagnostics.wire.arrived_decoded(content, &message);
                     Some(message)

@@ -1,7 +1,6 @@
 //! The four ways to reach a server, one file each, and what they share.
 
 pub(crate) mod child;
-pub(crate) mod decode;
 pub(crate) mod diagnostics;
 pub(crate) mod http;
 pub(crate) mod in_process;

@@ -152,7 +152,7 @@ impl Post<'_> {
             )),
             Some(value) if value.starts_with(JSON) => {
                 let body = bounded_body(response, content_length, MAX_JSON_BODY).await?;
-                match super::decode::server_message(&body) {
+                match crate::decode::server_message(&body) {
                     Ok(parsed) => {
                         self.wire.arrived_decoded(&body, &parsed);
                         Ok(StreamableHttpPostResponse::Json(parsed, session_id))

@@ -177,7 +177,7 @@ impl Transport<RoleClient> for SseTransport {
             match self.events.next().await? {
                 Ok(event) if matches!(event.event.as_deref(), None | Some("message")) => {
                     let Some(data) = event.data else { continue };
-                    match super::decode::server_message(data.as_bytes()) {
+                    match crate::decode::server_message(data.as_bytes()) {
                         Ok(message) => {
                             self.diagnostics.wire.arrived(data.as_bytes());
                             return Some(message);

@@ -186,7 +186,7 @@ impl Capturing {
                 };
                 // Only what rmcp will decode too: an event it skips must not wait to be paired
                 // with the next message of its kind.
-                let decoded = super::decode::server_message(data.as_bytes());
+                let decoded = crate::decode::server_message(data.as_bytes());
                 if let Ok(message) = &decoded {
                     diagnostics.wire.arrived_decoded(data.as_bytes(), message);
                 }
