@@ -8,7 +8,8 @@
 #   bash mcp-assured-cli/benches/companion-ab.sh /tmp/old/companion_overhead-<hash> /tmp/old/mcp-assured [ROUNDS] [CALLS]
 #
 # One line per run: through / direct means, through / direct p50s, added per call (means),
-# start-up means, peak RSS.
+# start-up means, peak RSS, then (benches that have the relay leg) the added latency split
+# into the second process hop and the companion's own.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 old_bench=$1
@@ -19,9 +20,10 @@ new_bench=$(ls -t "$root"/target/release/deps/companion_overhead-* | grep -v '\.
 new_companion=$root/target/release/mcp-assured
 run() {
   printf '%s ' "$1"
-  MCP_ASSURED_BIN=$3 "$2" "$calls" 2>&1 \
-    | grep -E 'mean \||p50 \||added|RSS' \
+  out=$(MCP_ASSURED_BIN=$3 "$2" "$calls" 2>&1)
+  grep -E '^\| (`call_tool echo`|the same, p50|added latency|start-up|peak RSS)' <<<"$out" \
     | awk -F'|' '{printf "%s %s | ", $3, $4}'
+  grep -E '^\| of the added latency' <<<"$out" | awk -F'|' '{printf "split %s %s", $3, $4}' || true
   echo
 }
 uptime

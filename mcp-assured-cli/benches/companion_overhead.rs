@@ -4,6 +4,13 @@
 //! peak memory against the example server's (a plain rmcp server over stdio, doing the
 //! same number of calls).
 //!
+//! A third leg splits the added latency: the same `echo` through a bare relay, an rmcp
+//! server in a process of its own that answers `tools/call` with whatever the server
+//! answered (this binary, re-run with `--relay URL`: the companion's stdio transport and
+//! runtime, an `McpClient` to the server, no envelope, no checks). What the relay adds is the
+//! second process hop, which every relay pays; what the companion adds on top of it is its
+//! own work.
+//!
 //! ```sh
 //! cargo build --release -p mcp-assured-examples --bin example-server   # the baseline, fresh
 //! cargo bench -p mcp-assured-cli --bench companion_overhead [-- CALLS]
@@ -13,11 +20,14 @@
 //! the target directory `cargo bench` holds), hence the first command.
 //!
 //! `MCP_ASSURED_BIN=<path>` measures another build of the companion (an older commit's, to
-//! compare two builds in the same conditions) instead of the one cargo built beside the bench.
+//! compare two builds in the same conditions) instead of the one cargo built beside the bench;
+//! `RELAY_BIN=<path>` starts the relay as `<path> --relay URL` instead of this binary (a
+//! wrapper that runs it under a profiler: `companion-callgrind.sh`).
 
 use std::{
     error::Error,
     path::Path,
+    pin::Pin,
     time::{Duration, Instant},
 };
 
@@ -30,9 +40,23 @@ const COMPANION: &str = env!("CARGO_BIN_EXE_mcp-assured");
 const WARM_UP: usize = 50;
 const STARTS: usize = 20;
 const ROUNDS: usize = 20;
+/// The first argument that makes this binary the relay (`--relay URL`).
+const RELAY: &str = "--relay";
 
-#[tokio::main]
-async fn main() -> Result<(), Box<dyn Error>> {
+fn main() -> Result<(), Box<dyn Error>> {
+    let mut args = std::env::args().skip(1);
+    if args.next().as_deref() == Some(RELAY) {
+        let url = args.next().ok_or("--relay needs the server's URL")?;
+        // The companion's runtime: one thread (see `main.rs` of `mcp-assured`).
+        return tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?
+            .block_on(relay::serve(url));
+    }
+    tokio::runtime::Runtime::new()?.block_on(bench())
+}
+
+async fn bench() -> Result<(), Box<dyn Error>> {
     let calls: usize = std::env::args()
         .skip(1)
         .find(|arg| !arg.starts_with('-'))
@@ -55,14 +79,16 @@ async fn main() -> Result<(), Box<dyn Error>> {
         .await?;
     assert_eq!(connected.is_error, Some(false), "{connected:?}");
 
-    let direct_call = || {
-        timed(async {
-            direct
-                .call_tool("echo", json!({"message": "hi"}))
-                .await
-                .map(drop)
-        })
+    let relay_binary = match std::env::var_os("RELAY_BIN") {
+        Some(path) => path.into(),
+        None => std::env::current_exe()?,
     };
+    let relay = McpAssured::client()
+        .command(&relay_binary)
+        .args([RELAY, url.as_str()])
+        .build()
+        .await?;
+
     let through_call = || {
         timed(async {
             let result = companion
@@ -75,16 +101,27 @@ async fn main() -> Result<(), Box<dyn Error>> {
             Ok(())
         })
     };
-    let (through, direct_times) = alternate(calls, through_call, direct_call).await?;
+    let [through, relayed, direct_times] = alternate(
+        calls,
+        [
+            Box::new(move || Box::pin(through_call()) as Timed<'_>),
+            Box::new(|| Box::pin(echo(&relay)) as Timed<'_>),
+            Box::new(|| Box::pin(echo(&direct)) as Timed<'_>),
+        ],
+    )
+    .await?;
     let companion_rss = peak_rss_kib(&companion);
     companion.close().await?;
+    relay.close().await?;
 
     // The baseline for start-up and memory: an rmcp server over stdio, the example server.
     let example = mcp_assured_tests::example_server_binary();
-    let (companion_starts, example_starts) = alternate(
+    let [companion_starts, example_starts] = alternate(
         STARTS,
-        || start(Path::new(&companion_binary), &["serve"]),
-        || start(&example, &[]),
+        [
+            Box::new(|| Box::pin(start(Path::new(&companion_binary), &["serve"])) as Timed<'_>),
+            Box::new(|| Box::pin(start(&example, &[])) as Timed<'_>),
+        ],
     )
     .await?;
     let example_rss = example_rss_after(&example, through.len()).await?;
@@ -115,6 +152,19 @@ async fn main() -> Result<(), Box<dyn Error>> {
         us(mean(&through).saturating_sub(mean(&direct_times)))
     );
     println!(
+        "| `echo` through a bare relay (rmcp server, stdio, same transport and runtime, \
+         no envelope) vs direct: mean | {} | {} | {:.2} |",
+        us(mean(&relayed)),
+        us(mean(&direct_times)),
+        ratio(mean(&relayed), mean(&direct_times))
+    );
+    println!(
+        "| of the added latency: the second process hop (relay − direct), the companion's \
+         own (through − relay) | {} | {} | |",
+        us(mean(&relayed).saturating_sub(mean(&direct_times))),
+        us(mean(&through).saturating_sub(mean(&relayed)))
+    );
+    println!(
         "| start-up to a ready session (spawn + initialize) vs the example server's, mean | \
          {:.1} ms | {:.1} ms | {:.2} |",
         ms(mean(&companion_starts)),
@@ -134,54 +184,57 @@ async fn main() -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// Runs `ours` and `baseline` (each returning how long it took) after warm-ups, in
-/// `ROUNDS` alternating rounds of `count / ROUNDS` (rounded up) each, alternating which goes
-/// first too, so that drift on a busy machine hits both alike; returns both sets of times,
-/// sorted.
-async fn alternate<A, B, FutA, FutB>(
+/// One timed operation of a leg: how long it took.
+type Timed<'a> = Pin<Box<dyn Future<Output = mcp_assured::Result<Duration>> + 'a>>;
+/// A leg of the comparison: starts one timed operation each call.
+type Leg<'a> = Box<dyn FnMut() -> Timed<'a> + 'a>;
+
+/// Runs every leg after warm-ups, in `ROUNDS` rounds of `count / ROUNDS` (rounded up) each,
+/// the leg that goes first turning each round, so that drift on a busy machine hits all of
+/// them alike; returns each leg's times, sorted.
+async fn alternate<'a, const N: usize>(
     count: usize,
-    mut ours: A,
-    mut baseline: B,
-) -> mcp_assured::Result<(Vec<Duration>, Vec<Duration>)>
-where
-    A: FnMut() -> FutA,
-    B: FnMut() -> FutB,
-    FutA: Future<Output = mcp_assured::Result<Duration>>,
-    FutB: Future<Output = mcp_assured::Result<Duration>>,
-{
+    mut legs: [Leg<'a>; N],
+) -> mcp_assured::Result<[Vec<Duration>; N]> {
     for _ in 0..WARM_UP.min(count) {
-        ours().await?;
-        baseline().await?;
-    }
-    let per_round = count.div_ceil(ROUNDS);
-    let (mut ours_times, mut baseline_times) = (Vec::new(), Vec::new());
-    for round in 0..ROUNDS {
-        if round % 2 == 0 {
-            time(per_round, &mut ours, &mut ours_times).await?;
-            time(per_round, &mut baseline, &mut baseline_times).await?;
-        } else {
-            time(per_round, &mut baseline, &mut baseline_times).await?;
-            time(per_round, &mut ours, &mut ours_times).await?;
+        for leg in &mut legs {
+            leg().await?;
         }
     }
-    ours_times.sort();
-    baseline_times.sort();
-    Ok((ours_times, baseline_times))
+    let per_round = count.div_ceil(ROUNDS);
+    let mut times: [Vec<Duration>; N] = std::array::from_fn(|_| Vec::new());
+    for round in 0..ROUNDS {
+        for turn in 0..N {
+            let leg = (round + turn) % N;
+            time(per_round, &mut legs[leg], &mut times[leg]).await?;
+        }
+    }
+    for leg_times in &mut times {
+        leg_times.sort();
+    }
+    Ok(times)
 }
 
-async fn time<F, Fut>(
+async fn time(
     count: usize,
-    call: &mut F,
+    call: &mut Leg<'_>,
     times: &mut Vec<Duration>,
-) -> mcp_assured::Result<()>
-where
-    F: FnMut() -> Fut,
-    Fut: Future<Output = mcp_assured::Result<Duration>>,
-{
+) -> mcp_assured::Result<()> {
     for _ in 0..count {
         times.push(call().await?);
     }
     Ok(())
+}
+
+/// How long `echo` takes on `client`.
+async fn echo(client: &McpClient) -> mcp_assured::Result<Duration> {
+    timed(async {
+        client
+            .call_tool("echo", json!({"message": "hi"}))
+            .await
+            .map(drop)
+    })
+    .await
 }
 
 /// How long `call` takes.
@@ -246,4 +299,65 @@ fn ms(duration: Duration) -> f64 {
 
 fn us(duration: Duration) -> String {
     format!("{:.0} µs", duration.as_secs_f64() * 1e6)
+}
+
+/// The relay: an rmcp server on this process's stdin and stdout (the companion's own line
+/// transport) whose `tools/call` is the server's answer to the same call, as it came.
+mod relay {
+    use mcp_assured::{McpAssured, McpClient};
+    use rmcp::{
+        ErrorData, RoleServer, ServerHandler, ServiceExt,
+        model::{
+            CallToolRequestParams, CallToolResponse, ListToolsResult, PaginatedRequestParams,
+            ServerCapabilities, ServerConfig,
+        },
+        service::RequestContext,
+    };
+    use serde_json::Value;
+
+    struct Relay {
+        server: McpClient,
+    }
+
+    pub(super) async fn serve(url: String) -> Result<(), Box<dyn std::error::Error>> {
+        let server = McpAssured::client().base_uri(&url).build().await?;
+        Relay { server }
+            .serve(mcp_assured_cli::serve::stdio_transport())
+            .await?
+            .waiting()
+            .await?;
+        Ok(())
+    }
+
+    impl ServerHandler for Relay {
+        fn get_info(&self) -> ServerConfig {
+            ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        }
+
+        async fn list_tools(
+            &self,
+            _request: Option<PaginatedRequestParams>,
+            _context: RequestContext<RoleServer>,
+        ) -> Result<ListToolsResult, ErrorData> {
+            let tools = Box::pin(self.server.list_tools()).await.map_err(failed)?;
+            Ok(ListToolsResult::with_all_items(tools.into_iter().collect()))
+        }
+
+        async fn call_tool(
+            &self,
+            request: CallToolRequestParams,
+            _context: RequestContext<RoleServer>,
+        ) -> Result<CallToolResponse, ErrorData> {
+            let arguments = Value::Object(request.arguments.unwrap_or_default());
+            // Boxed, as the companion boxes its tools' futures (and `list_tools` above):
+            // rmcp's future for each request is as large as the largest handler's, and it
+            // is moved into a task of its own, a copy of all of it.
+            let result = Box::pin(self.server.call_tool(&request.name, arguments)).await;
+            Ok(result.map_err(failed)?.into_inner().into())
+        }
+    }
+
+    fn failed(error: mcp_assured::Error) -> ErrorData {
+        ErrorData::internal_error(error.to_string(), None)
+    }
 }
