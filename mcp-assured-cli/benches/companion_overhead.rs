@@ -127,8 +127,13 @@ async fn bench() -> Result<(), Box<dyn Error>> {
     let example_rss = example_rss_after(&example, through.len()).await?;
 
     println!(
-        "mcp-assured companion, release build; {} calls each after {WARM_UP} warm-ups, \
-         {} starts each, in {ROUNDS} alternating rounds\n",
+        "mcp-assured companion, {} build; {} calls each after {WARM_UP} warm-ups, \
+         {} starts each, in {ROUNDS} rounds, the leg that goes first turning\n",
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        },
         through.len(),
         companion_starts.len()
     );
