@@ -211,6 +211,7 @@ pub mod server_tests;
 pub mod snapshot;
 mod tls;
 mod transport;
+pub mod wire_schema;
 
 pub use client::{
     ClientBuilder, DEFAULT_DISCOVER_TIMEOUT, DEFAULT_STARTUP_TIMEOUT, DEFAULT_TIMEOUT,

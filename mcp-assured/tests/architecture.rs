@@ -13,6 +13,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("error", 1),
     ("secret", 1),
     ("schema", 1),
+    ("wire_schema", 1),
     ("report", 1),
     ("results", 2),
     ("cassette", 2),

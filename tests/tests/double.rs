@@ -588,25 +588,31 @@ async fn passes_the_checks_over_stdio_on_2025_11_25() {
     the_double_passes_the_protocol_checks(Face::Stdio, "2025-11-25").await;
 }
 
-/// The official Python SDK's client, over each face: a real client that is not ours.
-async fn the_python_sdks_client_is_served(face: Face) {
-    let double = MockServer::builder().name("python-sees-me").start().await;
-    Mock::given(tool("search"))
-        .and(arguments(json!({"query": "rust"})))
-        .respond_with(Reply::structured(json!({"hits": 3})))
-        .expect(1)
-        .mount(&double)
-        .await;
+/// How the Python SDK's client reaches the double.
+#[derive(Debug, Clone, Copy)]
+enum PythonClient {
+    /// `ClientSession` and its `initialize()`: the legacy handshake.
+    Session(Face),
+    /// `mcp.Client`, the documented client, on its default negotiation.
+    Documented(Face),
+}
+
+/// Runs `tests/peers/double_client.py` against the double and returns what it printed.
+async fn python_drives(double: &MockServer, client: PythonClient) -> Value {
     let mut command = tokio::process::Command::new(mcp_assured_tests::peers::python());
     command.arg(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/peers/double_client.py"
     ));
+    let (prefix, face) = match client {
+        PythonClient::Session(face) => ("", face),
+        PythonClient::Documented(face) => ("client-", face),
+    };
     match face {
-        Face::Http => command.arg("http").arg(double.uri()),
-        Face::Sse => command.arg("sse").arg(double.sse_uri()),
+        Face::Http => command.arg(format!("{prefix}http")).arg(double.uri()),
+        Face::Sse => command.arg(format!("{prefix}sse")).arg(double.sse_uri()),
         Face::Stdio => command
-            .arg("stdio")
+            .arg(format!("{prefix}stdio"))
             .arg(workspace_binary("mcp-assured-cli", "mcp-assured"))
             .arg("relay")
             .arg(double.relay_address().to_string()),
@@ -617,8 +623,26 @@ async fn the_python_sdks_client_is_served(face: Face) {
         .expect("python runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "python failed: {stderr}");
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+async fn searching_double() -> MockServer {
+    let double = MockServer::builder().name("python-sees-me").start().await;
+    Mock::given(tool("search"))
+        .and(arguments(json!({"query": "rust"})))
+        .respond_with(Reply::structured(json!({"hits": 3})))
+        .expect(1)
+        .mount(&double)
+        .await;
+    double
+}
+
+/// The official Python SDK's client, over each face: a real client that is not ours.
+async fn the_python_sdks_client_is_served(face: Face) {
+    let double = searching_double().await;
+    let report = python_drives(&double, PythonClient::Session(face)).await;
     assert_eq!(report["server"], "python-sees-me");
+    assert_eq!(report["protocol"], "2025-11-25");
     assert_eq!(report["tools"], json!(["search"]));
     assert_eq!(report["found"], json!({"hits": 3}));
     let missing = report["missing"].as_str().unwrap();
@@ -641,4 +665,44 @@ async fn the_python_sdks_client_over_sse() {
 #[tokio::test]
 async fn the_python_sdks_client_over_stdio() {
     the_python_sdks_client_is_served(Face::Stdio).await;
+}
+
+/// The Python SDK's documented `mcp.Client`, on its own negotiation: it lands on
+/// 2026-07-28 and validates every result against that revision's types, so a result
+/// without `resultType` fails it (4 of 6 of a user's tests did, before the double added
+/// it).
+async fn the_python_sdks_documented_client_is_served(face: Face) {
+    let double = searching_double().await;
+    Mock::given(resource("file:///notes.txt"))
+        .respond_with(Reply::resource_text("file:///notes.txt", "remember"))
+        .mount(&double)
+        .await;
+    Mock::given(prompt("greet"))
+        .respond_with(Reply::prompt_text("Hello, Ada"))
+        .mount(&double)
+        .await;
+    let report = python_drives(&double, PythonClient::Documented(face)).await;
+    assert_eq!(report["protocol"], "2026-07-28", "{report}");
+    assert_eq!(report["server"], "python-sees-me");
+    assert_eq!(report["tools"], json!(["search"]));
+    assert_eq!(report["found"], json!({"hits": 3}));
+    let missing = report["missing"].as_str().unwrap();
+    assert!(
+        missing.contains("no mock of the MCP double matches"),
+        "{missing}"
+    );
+    assert_eq!(report["resources"], json!(["file:///notes.txt"]));
+    assert_eq!(report["read"], json!(["remember"]));
+    assert_eq!(report["prompts"], json!(["greet"]));
+    assert_eq!(report["prompt"], json!(["Hello, Ada"]));
+}
+
+#[tokio::test]
+async fn the_python_sdks_documented_client_over_http() {
+    the_python_sdks_documented_client_is_served(Face::Http).await;
+}
+
+#[tokio::test]
+async fn the_python_sdks_documented_client_over_stdio() {
+    the_python_sdks_documented_client_is_served(Face::Stdio).await;
 }

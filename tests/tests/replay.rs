@@ -218,6 +218,71 @@ async fn a_session_with_the_python_sdk_replays_through_the_cli() {
     serving.kill().await.unwrap();
 }
 
+/// `tests/peers/tool_client.py`: the Python SDK's documented `mcp.Client` lists the tools of
+/// `server` (`["stdio", program, args..]` or `["http", url]`) and calls `echo`.
+async fn python_client_calls_echo(face: &str, server: &[&std::ffi::OsStr]) -> Value {
+    let output = tokio::process::Command::new(mcp_assured_tests::peers::python())
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/peers/tool_client.py"))
+        .args([face, "echo", r#"{"message": "py"}"#])
+        .args(server)
+        .kill_on_drop(true)
+        .output();
+    let output = tokio::time::timeout(Duration::from_secs(60), output)
+        .await
+        .expect("the Python client ends")
+        .expect("python runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "python failed: {stderr}");
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// A cassette of one call (`mcp-assured call --record`) from a server on 2026-07-28 lists no
+/// tools; the Python SDK's documented client lists before it calls, and refuses a result
+/// without `resultType`. Replayed by the CLI over stdio and by `MockServer::from_cassette`
+/// over HTTP, it gets the tool it called and the recorded answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_one_call_cassette_replays_to_the_python_sdks_documented_client() {
+    let path = cassette_path("one-call-2026");
+    let binary = workspace_binary("mcp-assured-cli", "mcp-assured");
+    let recorded = tokio::process::Command::new(&binary)
+        .args(["call", "echo", "--arg", "message=py", "--record"])
+        .arg(&path)
+        .arg("--")
+        .arg(mcp_assured_tests::peers::python())
+        .arg(mcp_assured_tests::peers::python_server_script())
+        .output()
+        .await
+        .unwrap();
+    assert!(
+        recorded.status.success(),
+        "{}",
+        String::from_utf8_lossy(&recorded.stderr)
+    );
+    let cassette = Cassette::load(&path).unwrap();
+    assert_eq!(cassette.server.protocol_version, "2026-07-28");
+    let methods: Vec<&str> = cassette
+        .interactions
+        .iter()
+        .map(|interaction| interaction.method.as_str())
+        .collect();
+    assert_eq!(methods, ["tools/call"], "one call, no list");
+    let answered = cassette.interactions[0].result.clone().unwrap();
+    assert_eq!(answered["content"], json!([{"type": "text", "text": "py"}]));
+    let expected = json!({"protocol": "2026-07-28", "tools": ["echo"], "result": answered});
+
+    let over_stdio = python_client_calls_echo(
+        "stdio",
+        &[binary.as_os_str(), "replay".as_ref(), path.as_os_str()],
+    )
+    .await;
+    assert_eq!(over_stdio, expected);
+
+    let double = MockServer::from_cassette(&path).await.unwrap();
+    let over_http = python_client_calls_echo("http", &[double.uri().as_ref()]).await;
+    assert_eq!(over_http, expected);
+    assert!(double.replay_misses().is_empty());
+}
+
 #[tokio::test]
 async fn matching_by_name_answers_other_arguments_as_recorded() {
     let path = cassette_path("by-name");

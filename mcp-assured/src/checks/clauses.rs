@@ -120,6 +120,18 @@ pub(super) const VERSION_NEGOTIATION: Clause = mcp!(
      version. Otherwise, the server MUST respond with another protocol version it supports.",
 );
 
+/// The schema is normative: the specification defines every message by it, and the official
+/// JSON schema is generated from it. (A sentence of the overview, and the schema's own
+/// `MUST` in descriptions such as `resultType`'s.)
+pub(super) const WIRE_SCHEMA: [Clause; 2] = both!(
+    Must,
+    "Basic › Overview",
+    "basic",
+    "All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 \
+     specification. (The protocol's messages are those of its schema, schema.ts, the source \
+     of truth for all protocol messages and structures, published as schema.json.)",
+);
+
 pub(super) const PING: Clause = mcp!(
     Must,
     "2025-11-25",
@@ -471,6 +483,7 @@ pub(super) fn of(name: &str, revision: Revision) -> Option<Clause> {
         "discover.unsupported_version" => UNSUPPORTED_VERSION,
         "requests.missing_metadata" => REQUEST_METADATA,
         "http.standard_headers" => STANDARD_HEADERS,
+        "wire.schema" => by(revision, &WIRE_SCHEMA),
         other => return super::transport_clauses::of(other, revision),
     })
 }

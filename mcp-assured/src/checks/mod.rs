@@ -79,6 +79,7 @@ mod parity;
 mod recorder;
 mod revision_2026;
 mod transport_clauses;
+mod wire;
 
 use std::{
     collections::{BTreeMap, HashSet},
@@ -109,7 +110,7 @@ pub const SUITE: &str = "protocol-checks";
 
 /// The name of every check, in the order they run (a report has exactly these, then
 /// [`LOAD_CHECKS`] with [`CheckOptions::load`]).
-pub const CHECKS: [&str; 39] = [
+pub const CHECKS: [&str; 40] = [
     "initialize",
     "ping",
     "capabilities.logging",
@@ -149,6 +150,7 @@ pub const CHECKS: [&str; 39] = [
     "auth.protected_resource_metadata",
     "auth.authorization_server_metadata",
     "auth.tokens_refused",
+    "wire.schema",
 ];
 
 /// The torture checks, run after [`CHECKS`] only with [`CheckOptions::load`].
@@ -427,9 +429,12 @@ impl McpClient {
                 if error.is_timeout() || self.is_closed() {
                     // Every other check would wait out its own timeout: say so once instead.
                     let load = if options.load { &LOAD_CHECKS[..] } else { &[] };
-                    for name in CHECKS.iter().skip(2).chain(load) {
+                    let unreached = CHECKS.iter().skip(2).filter(|name| **name != wire::NAME);
+                    for name in unreached.chain(load) {
                         report.skip(name, "the server does not answer (see ping)");
                     }
+                    // What it did send is held to the schema all the same.
+                    wire::check(self, &mut report);
                     return report.finish();
                 }
             }
@@ -464,6 +469,7 @@ impl McpClient {
         revision_2026::check(self, &mut report).await;
         http_transport::check(self, &mut report).await;
         auth::check(self, options, &mut report).await;
+        wire::check(self, &mut report);
         if options.load {
             load::check(self, options, &mut report).await;
         }

@@ -64,6 +64,17 @@ impl Recorder {
         message: impl Into<String>,
         clause: Option<Clause>,
     ) {
+        self.push_with(name, status, message, clause, serde_json::Value::Null);
+    }
+
+    fn push_with(
+        &mut self,
+        name: &str,
+        status: Status,
+        message: impl Into<String>,
+        clause: Option<Clause>,
+        details: serde_json::Value,
+    ) {
         let mut message = message.into();
         let mut status = status;
         if status == Status::Warned && self.strict {
@@ -81,6 +92,7 @@ impl Recorder {
         }
         let mut entry = Entry::new(self.suite, name, status, message);
         entry.clause = clause;
+        entry.details = details;
         let now = Instant::now();
         entry.duration = Some(now - self.lap);
         self.lap = now;
@@ -113,6 +125,22 @@ impl Recorder {
             Status::Warned
         };
         self.push(name, status, message, Some(clause));
+    }
+
+    /// [`broke`](Self::broke), with what explains it as JSON in the entry's details.
+    pub(super) fn broke_with(
+        &mut self,
+        name: &str,
+        clause: Clause,
+        message: impl Into<String>,
+        details: serde_json::Value,
+    ) {
+        let status = if clause.level.is_requirement() {
+            Status::Failed
+        } else {
+            Status::Warned
+        };
+        self.push_with(name, status, message, Some(clause), details);
     }
 
     /// Something to know that breaks no requirement (a deprecated capability, say): a

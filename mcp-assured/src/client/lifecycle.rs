@@ -207,6 +207,22 @@ pub(crate) async fn probe<T: Transport<RoleClient> + 'static>(
                     },
                 });
             }
+            Ok(other) if let Some(result) = discovered_leniently(&other) => {
+                // A discover result but for a field the schema requires and rmcp reads
+                // strictly: the session goes on, and `wire.schema` names what is missing.
+                let chosen = offered
+                    .iter()
+                    .find(|version| result.supported_versions.contains(version));
+                return Ok(match chosen {
+                    Some(version) => Probed::Modern {
+                        version: version.clone(),
+                        result: Box::new(result),
+                    },
+                    None => Probed::Unsupported {
+                        supported: names(&result.supported_versions),
+                    },
+                });
+            }
             Ok(other) => {
                 // A success, but not a discover result (rmcp could not read one): a server
                 // that answers every method it does not know with a result, say. Not one of
@@ -254,6 +270,27 @@ pub(crate) async fn probe<T: Transport<RoleClient> + 'static>(
     Ok(Probed::Unsupported {
         supported: Vec::new(),
     })
+}
+
+/// A result rmcp did not read as a `DiscoverResult` that is one but for what the schema
+/// requires and a client can take as the revision's defaults: `resultType` (`complete`, as
+/// the schema tells clients to read it when absent), `ttlMs` (0) and `cacheScope`
+/// (`private`), the choices that cache nothing. It must name `supportedVersions` and
+/// `capabilities`, which nothing can stand in for.
+fn discovered_leniently(result: &ServerResult) -> Option<DiscoverResult> {
+    let mut result = serde_json::to_value(result).ok()?;
+    let object = result.as_object_mut()?;
+    if !object.get("supportedVersions")?.is_array() || !object.get("capabilities")?.is_object() {
+        return None;
+    }
+    for (key, default) in [
+        ("resultType", serde_json::json!("complete")),
+        ("ttlMs", serde_json::json!(0)),
+        ("cacheScope", serde_json::json!("private")),
+    ] {
+        object.entry(key).or_insert(default);
+    }
+    serde_json::from_value(result).ok()
 }
 
 /// How many times the probe sends one version: once, and once more if the server refuses it
@@ -418,6 +455,17 @@ impl<T> WithoutProbeAnswers<T> {
 pub(crate) fn is_probe_id_text(id: &str) -> bool {
     id.strip_prefix('"')
         .is_some_and(|id| id.starts_with(PROBE_ID))
+}
+
+/// The method of a probe's request, by its id as JSON text: `server/discover` or `ping`.
+pub(crate) fn probe_method(id: &str) -> Option<&'static str> {
+    if is_probe_id_text(id) {
+        Some("server/discover")
+    } else if id.strip_prefix('"')?.strip_suffix('"')? == LIVENESS_ID {
+        Some("ping")
+    } else {
+        None
+    }
 }
 
 /// Whether `id` is the probe's: its `server/discover` or its liveness `ping`.

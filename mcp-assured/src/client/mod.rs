@@ -21,6 +21,8 @@ mod stray;
 mod subscription;
 mod taping;
 mod tasks;
+#[cfg(feature = "schema")]
+mod wire_schema;
 
 use std::{sync::Arc, time::Duration};
 

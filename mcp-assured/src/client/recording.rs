@@ -68,6 +68,11 @@ impl Recorder {
         match message {
             JsonRpcMessage::Request(request) => {
                 stray.sent(&request.id);
+                #[cfg(feature = "schema")]
+                self.diagnostics
+                    .wire
+                    .log
+                    .sent(id_text(&request.id), request.request.method());
                 if let ClientRequest::InitializeRequest(_) = &request.request {
                     self.initialize = Some(request.id.clone());
                 }

@@ -199,8 +199,17 @@ fn headers(context: &RequestContext<RoleServer>) -> Vec<(String, String)> {
 }
 
 /// The JSON a mock gave, as the result type of its method.
+/// An answer as rmcp's result of `method`. A result without `resultType` is a complete one:
+/// 2026-07-28 requires the field on every result (the official SDKs' clients refuse one
+/// without it), and rmcp takes it out again for a session on an older revision.
 fn typed<T: DeserializeOwned>(method: &str, result: Answered) -> Result<T, ErrorData> {
-    serde_json::from_value(result?).map_err(|error| {
+    let mut result = result?;
+    if let Some(object) = result.as_object_mut() {
+        object
+            .entry("resultType")
+            .or_insert_with(|| Value::from("complete"));
+    }
+    serde_json::from_value(result).map_err(|error| {
         ErrorData::internal_error(
             format!("the mock's reply is not a {method} result: {error}"),
             None,

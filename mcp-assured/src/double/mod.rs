@@ -453,6 +453,7 @@ impl MockServerBuilder {
         if server.instructions.is_some() {
             self.identity.instructions = server.instructions.clone();
         }
+        replay::declare_used(&cassette, &mut self.declared);
         self.replay = Some(Arc::new(cassette));
         self
     }

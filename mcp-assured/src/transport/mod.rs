@@ -35,6 +35,8 @@ pub(crate) use http::describe_request_error;
 #[cfg(feature = "http")]
 pub(crate) mod streamable_http;
 pub(crate) mod wire;
+#[cfg(feature = "schema")]
+pub(crate) mod wire_log;
 
 use self::{
     in_process::{InProcessServer, ServerTask},

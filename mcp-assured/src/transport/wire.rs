@@ -98,6 +98,9 @@ struct Head {
 #[derive(Debug, Default)]
 pub(crate) struct WireInbox {
     waiting: Mutex<VecDeque<(Key, Arc<str>)>>,
+    /// Every message again, until it is held to its revision's schema.
+    #[cfg(feature = "schema")]
+    pub(crate) log: super::wire_log::WireLog,
 }
 
 impl WireInbox {
@@ -148,6 +151,8 @@ impl WireInbox {
             Ok(text) => text.into(),
             Err(_) => String::from_utf8_lossy(bytes).into(),
         };
+        #[cfg(feature = "schema")]
+        self.log.received(&text);
         let mut waiting = self.waiting();
         if waiting.len() == KEPT {
             waiting.pop_front();

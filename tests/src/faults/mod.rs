@@ -158,6 +158,13 @@ pub enum Fault {
     /// as long as the process lives. Over HTTP, where the sessions share the process, every
     /// session opened and closed leaks; over stdio a session is a process of its own.
     LeakPerSession,
+    /// stdio, 2026-07-28: `resultType` is taken out of every result but `server/discover`'s
+    /// (`tools/list`, `tools/call`, ...), which the revision's schema requires and the
+    /// official SDKs' clients refuse without.
+    ResultsWithoutResultType,
+    /// stdio, 2026-07-28: `resultType` is taken out of every `server/discover` answer, the
+    /// client's probe included.
+    DiscoverWithoutResultType,
 }
 
 /// How long an `echo` of [`Fault::SwapAnswers`] waits for another to swap answers with.
@@ -168,7 +175,7 @@ pub const LEAK_PER_SESSION: usize = 3 * 1024 * 1024;
 
 impl Fault {
     /// Every fault with its command-line name.
-    pub const ALL: [(&'static str, Fault); 43] = [
+    pub const ALL: [(&'static str, Fault); 45] = [
         ("none", Fault::None),
         ("exit-at-start", Fault::ExitAtStart),
         ("crash-on-initialize", Fault::CrashOnInitialize),
@@ -212,6 +219,14 @@ impl Fault {
         ("silent-until-initialize", Fault::SilentUntilInitialize),
         ("swap-answers", Fault::SwapAnswers),
         ("leak-per-session", Fault::LeakPerSession),
+        (
+            "results-without-result-type",
+            Fault::ResultsWithoutResultType,
+        ),
+        (
+            "discover-without-result-type",
+            Fault::DiscoverWithoutResultType,
+        ),
     ];
 
     /// The command-line name, e.g. `partial-json`.

@@ -82,7 +82,7 @@ pub async fn serve_stdio(server: FaultServer, fault: Fault) -> io::Result<()> {
         let mut stdout = tokio::io::stdout();
         let mut lines = BufReader::new(from_server).lines();
         loop {
-            let line = tokio::select! {
+            let mut line = tokio::select! {
                 line = lines.next_line() => match line? {
                     Some(line) => line,
                     None => break,
@@ -92,7 +92,14 @@ pub async fn serve_stdio(server: FaultServer, fault: Fault) -> io::Result<()> {
                     continue;
                 }
             };
-            let message: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+            let mut message: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+            if fault == Fault::ResultsWithoutResultType
+                && let Some(result) = message.get_mut("result").and_then(Value::as_object_mut)
+                && !result.contains_key("supportedVersions")
+                && result.remove("resultType").is_some()
+            {
+                line = message.to_string();
+            }
             let answers_call = message.get("method").is_none()
                 && calls
                     .lock()
@@ -121,7 +128,9 @@ pub async fn serve_stdio(server: FaultServer, fault: Fault) -> io::Result<()> {
                     continue;
                 }
                 if let Some(result) = message.get_mut("result").and_then(Value::as_object_mut) {
-                    if fault == Fault::DiscoverLegacyOnly {
+                    if fault == Fault::DiscoverWithoutResultType {
+                        result.remove("resultType");
+                    } else if fault == Fault::DiscoverLegacyOnly {
                         let legacy = Value::from(vec![Value::from("2025-11-25")]);
                         result.insert("supportedVersions".into(), legacy);
                     } else {
@@ -194,7 +203,9 @@ impl Discovers {
         self.seen += 1;
         let broken = match fault {
             Fault::DiscoverWithoutVersions => self.seen > 1,
-            Fault::DiscoverLegacyOnly | Fault::NoisyProbe => true,
+            Fault::DiscoverLegacyOnly | Fault::NoisyProbe | Fault::DiscoverWithoutResultType => {
+                true
+            }
             _ => false,
         };
         if broken {

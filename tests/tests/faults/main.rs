@@ -18,3 +18,4 @@ mod mcp_test;
 mod revision_2026;
 mod stdio;
 mod transport_checks;
+mod wire_schema;
