@@ -55,6 +55,29 @@ pub fn server_everything() -> PathBuf {
     installed(&NPM).join("node_modules/@modelcontextprotocol/server-everything/dist/index.js")
 }
 
+/// The `node_modules` folder of the npm peers, installing them first if needed: it holds the
+/// TypeScript SDK (`@modelcontextprotocol/sdk`) and zod, pinned in `tests/peers/package.json`,
+/// for the servers written on them here (`sdk_crashes_server.mjs` takes it as its argument).
+///
+/// # Panics
+///
+/// If the install fails (it needs the npm registry, or a warm npm cache).
+pub fn npm_modules() -> PathBuf {
+    installed(&NPM).join("node_modules")
+}
+
+/// Path of `tests/peers/sdk_crashes_server.mjs`, a server on the TypeScript SDK's `McpServer`
+/// with planted crashes: run it with [`node`] and [`npm_modules`] as its argument.
+pub fn typescript_sdk_crashes_server_script() -> PathBuf {
+    sources_dir().join("sdk_crashes_server.mjs")
+}
+
+/// Path of `tests/peers/sdk_crashes_server.py`, a server on the Python SDK's `MCPServer`
+/// with a planted crash: run it with [`python`].
+pub fn python_sdk_crashes_server_script() -> PathBuf {
+    sources_dir().join("sdk_crashes_server.py")
+}
+
 /// Path of a venv's `python` that has the pinned `mcp` SDK, installing it first if needed.
 ///
 /// # Panics

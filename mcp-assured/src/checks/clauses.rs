@@ -439,6 +439,7 @@ pub(crate) fn of_finding(kind: &str, subject: &str, protocol_version: &str) -> O
         ("accepted_invalid", "tool") => by(revision, &VALIDATE_INPUTS),
         ("output_schema", _) => by(revision, &STRUCTURED_OUTPUT),
         ("hang" | "crash", _) => REPLY,
+        ("wire_schema", _) => by(revision, &WIRE_SCHEMA),
         _ => return None,
     })
 }

@@ -1091,6 +1091,7 @@ mod tests {
             REVISION_2026_CHECKS.as_slice(),
             HTTP_TRANSPORT_CHECKS.as_slice(),
             AUTH_CHECKS.as_slice(),
+            &[wire::NAME],
         ]
         .concat();
         assert_eq!(CHECKS[CHECKS.len() - tail.len()..], tail[..]);

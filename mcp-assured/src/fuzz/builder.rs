@@ -341,6 +341,7 @@ impl Fuzz {
                 None => self.client.reached_by(),
             },
             out_of_time: AtomicBool::new(false),
+            wire: crate::wire_schema::schema_for(self.client.protocol_version()),
         };
         let mut runs = Vec::new();
         for subject in subjects {

@@ -41,6 +41,8 @@
 //! | `output_schema` | `structuredContent` missing or breaking the `outputSchema` | |
 //! | `broken_answer` | not a JSON-RPC answer of the method | the same |
 //! | `property` | a property of yours does not hold | |
+//! | `crash_as_tool_error` | an `isError` result that is an SDK's answer to a crash (below) | |
+//! | `wire_schema` | the result breaks the official JSON schema of the revision spoken | the same |
 //!
 //! Findings fail their entry, except where the specification only says SHOULD (a prompt
 //! serving a missing required argument) and an extra property accepted (zod and pydantic
@@ -50,6 +52,27 @@
 //! may name nothing. Nor is a prompt answering -32602: its arguments are strings with no
 //! schema, and a value it does not take (one of a set named only in a description) is
 //! refused.
+//!
+//! # A crash answered as a tool error
+//! The high-level SDKs catch an exception in a tool and answer it as a tool error, so a
+//! server written on them never drops the connection when a tool crashes. On valid input, an
+//! `isError` result is a `crash_as_tool_error` when its text is one of these forms, or when
+//! the server wrote a stack trace to its stderr while the call ran (Python `MCPServer` logs
+//! the traceback, FastMCP too); a deliberate error (a plain message, Python's `ToolError`:
+//! `Error executing tool <name>: <text>`) is not:
+//!
+//! | form (the whole text, or a line of it) | SDK, version seen in |
+//! | --- | --- |
+//! | `Error executing tool <name>`, nothing after the name | Python `mcp` 2.3 `MCPServer` |
+//! | `Error calling tool '<name>'`, alone or then `: <exception>` | FastMCP 4.2 |
+//! | a JavaScript runtime error: `TypeError: …`, `Cannot read properties of undefined (reading 'x')`, `… is not a function`, `Maximum call stack size exceeded` | TypeScript SDK 1.32 `McpServer` (the exception's message) |
+//! | a Python runtime error's words: `list index out of range`, `'NoneType' object has no attribute …`, `KeyError: …` | Python `mcp` 1.x `FastMCP` (`Error executing tool <name>: <message>` for every exception) |
+//! | `java.lang.…Exception`, `NullPointerException`, `…IndexOutOfBoundsException` | Java servers that pass the exception on |
+//! | `System.NullReferenceException`, `Object reference not set to an instance of an object` | .NET servers that pass the exception on |
+//! | `runtime error: …`, `invalid memory address or nil pointer dereference` | Go servers that recover a panic |
+//! | `panicked at …`, ``called `Option::unwrap()` on a `None` value`` | Rust servers that catch a panic |
+//!
+//! Words the input itself carried are no crash (a tool may repeat what it is given).
 //!
 //! # Crashes, hangs and speed
 //! Calls go out [`DEFAULT_CONCURRENCY`] at a time. A crash takes every call in flight with
@@ -69,6 +92,7 @@
 
 mod builder;
 mod cases;
+mod crash_forms;
 pub mod generate;
 mod leak;
 mod oracle;

@@ -5,12 +5,15 @@
 use serde_json::Value;
 
 use super::{
-    leak,
+    crash_forms, leak,
     property::{Property, Verdict},
     session::Outcome,
     subject::Subject,
 };
-use crate::{error::code, report::FindingKind, results::mcp::ToolResult, schema::Schema};
+use crate::{
+    error::code, report::FindingKind, results::mcp::ToolResult, schema::Schema,
+    wire_schema::WireSchema,
+};
 
 /// What the input was generated to be.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,10 +60,16 @@ pub(crate) struct Oracle<'a> {
     pub(crate) argument_schema: Schema,
     pub(crate) output_schema: Option<Schema>,
     pub(crate) properties: &'a [Property],
+    /// The official schema of the revision spoken, each result is held to.
+    wire: Option<&'a WireSchema>,
 }
 
 impl<'a> Oracle<'a> {
-    pub(crate) fn new(subject: &'a Subject, properties: &'a [Property]) -> Oracle<'a> {
+    pub(crate) fn new(
+        subject: &'a Subject,
+        properties: &'a [Property],
+        wire: Option<&'a WireSchema>,
+    ) -> Oracle<'a> {
         let output_schema = match subject {
             Subject::Tool {
                 output_schema: Some(schema),
@@ -73,6 +82,7 @@ impl<'a> Oracle<'a> {
             argument_schema: Schema::compile(&subject.argument_schema()),
             output_schema,
             properties,
+            wire,
         }
     }
 
@@ -89,14 +99,18 @@ impl<'a> Oracle<'a> {
                 FindingKind::Hang,
                 format!("no answer within {timeout:?}"),
             )),
-            Outcome::Broken { what } => Some(Failure::new(FindingKind::BrokenAnswer, what.clone())),
+            Outcome::Broken { what, .. } => {
+                Some(Failure::new(FindingKind::BrokenAnswer, what.clone()))
+            }
             Outcome::Unreachable { .. } => None,
             Outcome::Refused {
                 code: error_code,
                 message,
                 data,
             } => self.refused(arguments, expect, *error_code, message, data.as_ref()),
-            Outcome::Answered { result, .. } => self.answered(arguments, expect, result),
+            Outcome::Answered { result, stderr, .. } => {
+                self.answered(arguments, expect, result, stderr.as_deref())
+            }
         }
     }
 
@@ -147,11 +161,27 @@ impl<'a> Oracle<'a> {
         self.leak(arguments, &text)
     }
 
-    fn answered(&self, arguments: &Value, expect: &Expect, result: &Value) -> Option<Failure> {
+    fn answered(
+        &self,
+        arguments: &Value,
+        expect: &Expect,
+        result: &Value,
+        stderr: Option<&str>,
+    ) -> Option<Failure> {
         if let Some(broken) = self.shape(result) {
             return Some(Failure::new(FindingKind::BrokenAnswer, broken));
         }
+        if let Some(broken) = self.breaks_the_schema(result) {
+            return Some(broken);
+        }
         let is_error = result.get("isError").and_then(Value::as_bool) == Some(true);
+        if is_error
+            && *expect == Expect::Valid
+            && matches!(self.subject, Subject::Tool { .. })
+            && let Some(crash) = crashed(arguments, result, stderr)
+        {
+            return Some(crash);
+        }
         let incomplete = result.get("resultType").and_then(Value::as_str) == Some("input_required");
         if let Expect::Invalid(mutation) = expect {
             let refused = is_error || incomplete;
@@ -197,6 +227,30 @@ impl<'a> Oracle<'a> {
             }
         }
         self.properties_hold(arguments, result)
+    }
+
+    /// How the result breaks the official schema of the revision spoken, if it does: the
+    /// SDKs' clients refuse such a result (the Python SDK's `Client` validates each one).
+    fn breaks_the_schema(&self, result: &Value) -> Option<Failure> {
+        let wire = self.wire?;
+        // An unanswered `input_required` is the session's stand-in, not what was sent.
+        if result.get("resultType").and_then(Value::as_str) == Some("input_required") {
+            return None;
+        }
+        let (method, _) = self.subject.request(&Value::Null);
+        let violations = wire.result_violations(result, method);
+        if violations.is_empty() {
+            return None;
+        }
+        let listed: Vec<String> = violations.iter().take(3).map(ToString::to_string).collect();
+        Some(Failure::new(
+            FindingKind::WireSchema,
+            format!(
+                "the result breaks the {} schema, which the SDKs' clients refuse: {}",
+                wire.revision(),
+                listed.join("; ")
+            ),
+        ))
     }
 
     /// What is missing from a result for it to be one of its method's.
@@ -261,6 +315,40 @@ impl<'a> Oracle<'a> {
                 }),
             })
     }
+}
+
+/// A tool error that is a crash answered as one: the text of a content block in an SDK's
+/// crash form, or a stack trace on the server's stderr while it ran (then `shown` is the
+/// trace's first line: what the server wrote, not what it answered).
+fn crashed(arguments: &Value, result: &Value, stderr: Option<&str>) -> Option<Failure> {
+    let sent = strings_in(arguments);
+    let texts: Vec<&str> = result
+        .get("content")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|block| block.get("text").and_then(Value::as_str))
+        .collect();
+    let shown = cut(texts.join("\n").trim());
+    if let Some(form) = texts
+        .iter()
+        .find_map(|text| crash_forms::crash_form(text, &sent))
+    {
+        return Some(Failure::new(
+            FindingKind::CrashAsToolError,
+            format!("valid input crashed the tool, answered as a tool error in {form}: {shown}"),
+        ));
+    }
+    let (trace, line) = crash_forms::trace_in(stderr?)?;
+    let mut failure = Failure::new(
+        FindingKind::CrashAsToolError,
+        format!(
+            "valid input crashed the tool: the server wrote {trace} to stderr while it ran \
+             ({line}) and answered a tool error: {shown}"
+        ),
+    );
+    failure.shown = Some(line);
+    Some(failure)
 }
 
 /// Every text of an answer: tool content, resource contents, prompt messages, and

@@ -166,7 +166,7 @@ impl Plan {
                 .mutation
                 .as_deref()
                 .is_some_and(|m| m.starts_with("extra property"));
-        let status = if (should_only || extra_property) && !self.strict {
+        let status = if (should_only || extra_property || finding.concurrent_only) && !self.strict {
             Status::Warned
         } else {
             Status::Failed
@@ -181,6 +181,16 @@ impl Plan {
         }
         if finding.replayed {
             message.push_str(" (replayed from the regression file)");
+        }
+        if finding.concurrent_only {
+            message.push_str(&format!(
+                "; seen only with other calls in flight: {} failed so among others, but {} \
+                 sent again alone was answered as it should be, so it is not blamed on `{}` \
+                 (another call's answer may have failed it; strict fails it)",
+                compact(&finding.found_with),
+                compact(&finding.arguments),
+                finding.name
+            ));
         }
         if extra_property && status == Status::Warned {
             message.push_str(

@@ -135,6 +135,17 @@ fn test(reached: Option<&Reached>, found: Found<'_>) -> String {
                  assert!(!answer.contains({needle:?}), \"{{answer}}\");"
             )
         }
+        (FindingKind::WireSchema, _) => {
+            "    answer.unwrap();\n    \
+             let broken = client.wire_violations();\n    \
+             assert!(broken.is_empty(), \"{broken:#?}\");"
+                .to_owned()
+        }
+        (FindingKind::CrashAsToolError, _) => {
+            "    // Valid input is served: no crash, whatever the SDK makes of one.\n    \
+             answer.unwrap().assert().is_success();"
+                .to_owned()
+        }
         (FindingKind::Property, _) => format!(
             "    let result = answer.unwrap();\n    \
              panic!(\"state the property `{}` here as an assertion on {{result:?}}\");",

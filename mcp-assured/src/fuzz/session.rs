@@ -24,7 +24,13 @@ use crate::{
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Outcome {
     /// A result came back.
-    Answered { result: Value, elapsed: Duration },
+    Answered {
+        result: Value,
+        elapsed: Duration,
+        /// What the server (a child process) wrote to stderr while the call ran, when the
+        /// result is a tool error and it wrote anything.
+        stderr: Option<String>,
+    },
     /// A JSON-RPC error came back.
     Refused {
         code: i32,
@@ -41,7 +47,12 @@ pub(crate) enum Outcome {
     },
     /// Something came back that is not a JSON-RPC answer: junk on stdout, an HTTP error,
     /// a result of the wrong shape.
-    Broken { what: String },
+    Broken {
+        what: String,
+        /// The connection ended with it (an unreadable line ends a stdio session): every
+        /// call in flight failed with it, and the server is started again.
+        lost: bool,
+    },
     /// The server is gone and could not be started again; nothing was sent.
     Unreachable { what: String },
 }
@@ -58,10 +69,36 @@ fn last_lines(tail: &str) -> String {
 }
 
 impl Outcome {
-    /// Whether the call could have taken the server down with it.
+    /// Whether the call could have taken the server (or the connection) down with it.
     pub(crate) fn lost_the_server(&self) -> bool {
-        matches!(self, Outcome::Crashed { .. })
+        matches!(
+            self,
+            Outcome::Crashed { .. } | Outcome::Broken { lost: true, .. }
+        )
     }
+}
+
+/// How long a tool error waits for the rest of what the server began to write to stderr
+/// while the call ran (a traceback is many lines, read apart from the answer).
+const STDERR_SETTLE: Duration = Duration::from_millis(20);
+
+/// What the server wrote to stderr since `mark`, once it stopped writing for a moment (or
+/// after ten such moments, for one that never stops).
+async fn stderr_during(client: &McpClient, mark: u64) -> Option<String> {
+    let diagnostics = client.diagnostics();
+    let mut seen = diagnostics.stderr_mark();
+    if seen == mark {
+        return None;
+    }
+    for _ in 0..10 {
+        tokio::time::sleep(STDERR_SETTLE).await;
+        let now = diagnostics.stderr_mark();
+        if now == seen {
+            break;
+        }
+        seen = now;
+    }
+    diagnostics.stderr_since(mark)
 }
 
 /// How a server that died is started again and connected to, when
@@ -176,6 +213,7 @@ impl Session {
             Err(what) => return Outcome::Unreachable { what },
         };
         let timeout = timeout.unwrap_or(self.call_timeout);
+        let stderr_mark = handle.client.diagnostics().stderr_mark();
         let started = Instant::now();
         let answer = handle
             .client
@@ -183,10 +221,19 @@ impl Session {
             .request(method, params.clone())
             .await;
         let outcome = match answer {
-            Ok(result) => Outcome::Answered {
-                result,
-                elapsed: started.elapsed(),
-            },
+            Ok(result) => {
+                let elapsed = started.elapsed();
+                let stderr = if result.get("isError").and_then(Value::as_bool) == Some(true) {
+                    stderr_during(&handle.client, stderr_mark).await
+                } else {
+                    None
+                };
+                Outcome::Answered {
+                    result,
+                    elapsed,
+                    stderr,
+                }
+            }
             Err(Error::JsonRpc {
                 code,
                 message,
@@ -201,10 +248,12 @@ impl Session {
             Err(error) if input_required::is_unanswered(&error) => Outcome::Answered {
                 result: serde_json::json!({"resultType": "input_required"}),
                 elapsed: started.elapsed(),
+                stderr: None,
             },
             Err(error @ (Error::Undecodable { .. } | Error::UnexpectedResponse { .. })) => {
                 Outcome::Broken {
-                    what: error.to_string(),
+                    what: first_line(&error.to_string()),
+                    lost: handle.client.is_closed(),
                 }
             }
             Err(
@@ -213,6 +262,7 @@ impl Session {
                 },
             ) if !handle.client.is_closed() => Outcome::Broken {
                 what: error.to_string(),
+                lost: false,
             },
             Err(error) => Outcome::Crashed {
                 stderr_tail: error.stderr_tail().map(last_lines),
@@ -259,11 +309,18 @@ impl Session {
         if current.generation != handle.generation || current.gone.is_some() {
             return;
         }
-        if let Outcome::Crashed { what, stderr_tail } = outcome {
-            let mut death = what.clone();
-            if let Some(tail) = stderr_tail {
-                death.push_str(&format!("; its stderr ended with:\n{tail}"));
+        let death = match outcome {
+            Outcome::Crashed { what, stderr_tail } => {
+                let mut death = what.clone();
+                if let Some(tail) = stderr_tail {
+                    death.push_str(&format!("; its stderr ended with:\n{tail}"));
+                }
+                Some(death)
             }
+            Outcome::Broken { what, .. } => Some(format!("the connection ended: {what}")),
+            _ => None,
+        };
+        if let Some(death) = death {
             self.deaths
                 .lock()
                 .expect("the death log is never poisoned")

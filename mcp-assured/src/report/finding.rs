@@ -34,12 +34,23 @@ pub enum FindingKind {
     InternalError,
     /// A property of the author's did not hold.
     Property,
+    /// Valid input crashed the tool, and the server's SDK answered the crash as a tool
+    /// error (`isError`): its text is an SDK's crash form (`Error executing tool <name>`,
+    /// `Cannot read properties of undefined`, ...), or the server wrote a stack trace to
+    /// stderr while it ran. The forms: `mcp_assured::fuzz` docs, "A crash answered as a
+    /// tool error".
+    CrashAsToolError,
+    /// The answer breaks the official JSON schema of the revision spoken (a 2026-07-28
+    /// result without `resultType`, say), which the SDKs' clients refuse.
+    WireSchema,
 }
 
 impl FindingKind {
     /// Every kind, in the order a call's answer is judged.
-    pub const ALL: [FindingKind; 9] = [
+    pub const ALL: [FindingKind; 11] = [
         FindingKind::Crash,
+        FindingKind::CrashAsToolError,
+        FindingKind::WireSchema,
         FindingKind::Hang,
         FindingKind::BrokenAnswer,
         FindingKind::ErrorOnValidInput,
@@ -62,6 +73,8 @@ impl FindingKind {
             FindingKind::AcceptedInvalid => "accepted_invalid",
             FindingKind::InternalError => "internal_error",
             FindingKind::Property => "property",
+            FindingKind::CrashAsToolError => "crash_as_tool_error",
+            FindingKind::WireSchema => "wire_schema",
         }
     }
 
@@ -113,6 +126,11 @@ pub struct Finding {
     pub replayed: bool,
     /// How to see it again.
     pub reproduce: Reproduction,
+    /// Seen only with other calls in flight: the shrunk input, sent again alone (one call
+    /// in flight), was answered as it should be. Reported as a warning naming both inputs,
+    /// not blamed on this subject (another call's answer may have been taken for its own).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub concurrent_only: bool,
 }
 
 /// The command line and the test that show a finding again.

@@ -59,6 +59,8 @@ pub(crate) struct Diagnostics {
     authorization: Mutex<HashMap<u64, Error>>,
     #[cfg_attr(not(feature = "oauth"), allow(dead_code))]
     authorization_failures: std::sync::atomic::AtomicU64,
+    /// How many lines the child wrote to stderr so far, kept or not.
+    stderr_written: std::sync::atomic::AtomicU64,
 }
 
 impl Diagnostics {
@@ -119,6 +121,10 @@ impl Diagnostics {
     /// [`TAIL_LINES`], so that a chatty stream does not push out the other.
     pub(crate) fn push_line(&self, stream: Stream, line: &str) {
         let mut lines = lock(&self.output);
+        if stream == Stream::Stderr {
+            self.stderr_written
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
         if lines.iter().filter(|(from, _)| *from == stream).count() == TAIL_LINES {
             let oldest = lines.iter().position(|(from, _)| *from == stream);
             lines.remove(oldest.unwrap_or_default());
@@ -130,6 +136,31 @@ impl Diagnostics {
     /// nothing.
     pub(crate) fn stderr_tail(&self) -> Option<String> {
         self.tail(Some(Stream::Stderr))
+    }
+
+    /// Where stderr is now: [`stderr_since`](Self::stderr_since) gives what came after.
+    pub(crate) fn stderr_mark(&self) -> u64 {
+        self.stderr_written
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The lines the child wrote to stderr since `mark` (at most the last kept); `None`
+    /// when it wrote none.
+    pub(crate) fn stderr_since(&self, mark: u64) -> Option<String> {
+        let lines = lock(&self.output);
+        let written = self.stderr_mark().saturating_sub(mark);
+        if written == 0 {
+            return None;
+        }
+        let stderr: Vec<&str> = lines
+            .iter()
+            .filter(|(from, _)| *from == Stream::Stderr)
+            .map(|(_, line)| line.as_str())
+            .collect();
+        let from = stderr
+            .len()
+            .saturating_sub(usize::try_from(written).unwrap_or(usize::MAX));
+        Some(stderr[from..].join("\n"))
     }
 
     /// The last lines the child wrote to stdout, when stdout is not the protocol.
@@ -242,6 +273,26 @@ mod tests {
         let tail = diagnostics.stderr_tail().unwrap();
         assert!(tail.starts_with("line 60\n"), "{tail}");
         assert!(tail.ends_with("line 99"), "{tail}");
+    }
+
+    #[test]
+    fn stderr_since_a_mark_is_what_came_after_it() {
+        let diagnostics = Diagnostics::new();
+        diagnostics.push_line(Stream::Stderr, "before");
+        let mark = diagnostics.stderr_mark();
+        assert_eq!(diagnostics.stderr_since(mark), None);
+        diagnostics.push_line(Stream::Stdout, "not stderr");
+        diagnostics.push_line(Stream::Stderr, "after 1");
+        diagnostics.push_line(Stream::Stderr, "after 2");
+        assert_eq!(
+            diagnostics.stderr_since(mark).as_deref(),
+            Some("after 1\nafter 2")
+        );
+        for i in 0..100 {
+            diagnostics.push_line(Stream::Stderr, &format!("line {i}"));
+        }
+        let since = diagnostics.stderr_since(mark).unwrap();
+        assert!(since.starts_with("line 60\n"), "only what is kept: {since}");
     }
 
     #[test]

@@ -16,6 +16,10 @@ use crate::wire_schema::WireViolation;
 /// How many messages wait at most to be held to the schema.
 pub(crate) const KEPT: usize = 4096;
 
+/// How many bytes of messages wait at most; a message larger alone is not kept (it is
+/// counted): a server answering megabytes would otherwise be held in memory until asked.
+pub(crate) const KEPT_BYTES: usize = 16 << 20;
+
 /// How many requests' methods are remembered at most before their answers come.
 const METHODS_KEPT: usize = 4096;
 
@@ -27,6 +31,8 @@ pub(crate) struct WireLog {
 #[derive(Debug, Default)]
 struct Inner {
     waiting: VecDeque<Arc<str>>,
+    /// The bytes of the messages waiting.
+    bytes: usize,
     /// The methods of requests sent, by id as JSON text, until their answer is held.
     methods: HashMap<String, String>,
     /// What was found so far.
@@ -38,7 +44,8 @@ struct Inner {
 pub(crate) struct WireTally {
     /// How many messages were held to a schema.
     pub(crate) held: usize,
-    /// How many arrived while [`KEPT`] others waited, and were not held.
+    /// How many were not held: they came while [`KEPT`] others (or [`KEPT_BYTES`]) waited,
+    /// or were larger than that alone.
     pub(crate) not_kept: usize,
     /// Every violation found, in the order the messages came.
     pub(crate) violations: Vec<WireViolation>,
@@ -52,10 +59,18 @@ impl WireLog {
     /// A message the server sent.
     pub(crate) fn received(&self, text: &Arc<str>) {
         let mut inner = self.inner();
-        if inner.waiting.len() == KEPT {
-            inner.waiting.pop_front();
+        if text.len() > KEPT_BYTES {
+            inner.tally.not_kept += 1;
+            return;
+        }
+        while inner.waiting.len() == KEPT || inner.bytes + text.len() > KEPT_BYTES {
+            let Some(oldest) = inner.waiting.pop_front() else {
+                break;
+            };
+            inner.bytes -= oldest.len();
             inner.tally.not_kept += 1;
         }
+        inner.bytes += text.len();
         inner.waiting.push_back(text.clone());
     }
 
@@ -78,7 +93,11 @@ impl WireLog {
             &mut dyn FnMut(&str) -> Option<String>,
         ) -> (usize, Vec<WireViolation>),
     ) -> WireTally {
-        let waiting: Vec<Arc<str>> = self.inner().waiting.drain(..).collect();
+        let waiting: Vec<Arc<str>> = {
+            let mut inner = self.inner();
+            inner.bytes = 0;
+            inner.waiting.drain(..).collect()
+        };
         let (held, found) = check(waiting, &mut |id| self.inner().methods.remove(id));
         let mut inner = self.inner();
         inner.tally.held += held;
@@ -109,5 +128,20 @@ mod tests {
         assert_eq!(tally.not_kept, 3);
         let again = log.hold(|waiting, _| (waiting.len(), Vec::new()));
         assert_eq!(again, tally, "nothing new");
+    }
+
+    #[test]
+    fn keeps_no_more_than_its_bytes() {
+        let log = WireLog::default();
+        let big: Arc<str> = "x".repeat(KEPT_BYTES / 2).into();
+        for _ in 0..3 {
+            log.received(&big);
+        }
+        log.received(&Arc::from("y".repeat(KEPT_BYTES + 1)));
+        let tally = log.hold(|waiting, _| {
+            assert_eq!(waiting.len(), 2);
+            (waiting.len(), Vec::new())
+        });
+        assert_eq!(tally.not_kept, 2, "the oldest, and the one too large alone");
     }
 }

@@ -200,22 +200,9 @@ impl Compiled {
             return self.hold(message, definition, label, "");
         }
         if let Some(result) = message.get("result") {
-            let result_type = result.get("resultType").and_then(Value::as_str);
-            let own = match result_type {
-                Some("input_required") if self.has("InputRequiredResult") => {
-                    Some("InputRequiredResult")
-                }
-                // A task's result is an extension's; held to the envelope only.
-                Some("task") => None,
-                _ => answering
-                    .and_then(|method| self.result_defs.get(method))
-                    .map(String::as_str),
-            };
-            if let Some(own) = own {
-                let found = self.hold(result, own, label, "/result");
-                if !found.is_empty() {
-                    return found;
-                }
+            let found = self.held_result(result, answering, label);
+            if !found.is_empty() {
+                return found;
             }
             let envelope = self.first_of(&["JSONRPCResultResponse", "JSONRPCResponse"]);
             return self.hold(message, envelope, label, "");
@@ -230,6 +217,33 @@ impl Compiled {
                 .to_owned(),
             schema_says: None,
         }]
+    }
+
+    pub(super) fn result_violations(&self, result: &Value, method: &str) -> Vec<WireViolation> {
+        self.held_result(result, Some(method), method)
+    }
+
+    /// A result held to its own definition: the result of the method it answers, or
+    /// `InputRequiredResult` (a task's result is an extension's, held to nothing here).
+    fn held_result(
+        &self,
+        result: &Value,
+        answering: Option<&str>,
+        label: &str,
+    ) -> Vec<WireViolation> {
+        let own = match result.get("resultType").and_then(Value::as_str) {
+            Some("input_required") if self.has("InputRequiredResult") => {
+                Some("InputRequiredResult")
+            }
+            Some("task") => None,
+            _ => answering
+                .and_then(|method| self.result_defs.get(method))
+                .map(String::as_str),
+        };
+        match own {
+            Some(own) => self.hold(result, own, label, "/result"),
+            None => Vec::new(),
+        }
     }
 
     /// Every violation of `definition` by `value`, found at `prefix` of the message.

@@ -135,6 +135,23 @@ impl WireSchema {
             match self._never {}
         }
     }
+
+    /// Every way `result`, the `result` of a response to a `method` request, breaks the
+    /// schema's definition of that method's result (pointers start at `/result`); empty
+    /// when it conforms or the schema defines no result for `method`. The same as
+    /// [`violations`](Self::violations) of the response without its envelope, and without
+    /// copying the result into one.
+    pub fn result_violations(&self, result: &Value, method: &str) -> Vec<WireViolation> {
+        #[cfg(feature = "schema")]
+        {
+            self.compiled.result_violations(result, method)
+        }
+        #[cfg(not(feature = "schema"))]
+        {
+            let _ = (result, method);
+            match self._never {}
+        }
+    }
 }
 
 #[cfg(all(test, feature = "schema"))]

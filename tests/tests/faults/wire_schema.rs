@@ -125,3 +125,34 @@ async fn the_cli_fails_the_check_instead_of_calling_the_server_unreachable() {
     assert_eq!(output.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("FAIL wire.schema"), "{stdout}");
 }
+
+/// A fuzzed answer that breaks the schema is a finding of its own, failed by the clause.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fuzz_finds_a_result_that_breaks_the_schema() {
+    let client = speaking(Fault::ResultsWithoutResultType, "2026-07-28").await;
+    let report = client.fuzz().tool("echo").cases(5).seed(1).run().await;
+    let entry = report
+        .entry("fuzz.tools.echo.wire_schema")
+        .unwrap_or_else(|| panic!("no wire_schema finding: {report}"));
+    assert_eq!(entry.status, Status::Failed, "{report}");
+    assert!(
+        entry
+            .message
+            .contains(r#""resultType" is a required property (CallToolResult of 2026-07-28)"#),
+        "{}",
+        entry.message
+    );
+    assert!(entry.clause.is_some(), "grounded in a clause");
+    let same_on_2025 = speaking(Fault::ResultsWithoutResultType, "2025-11-25").await;
+    let report = same_on_2025
+        .fuzz()
+        .tool("echo")
+        .cases(5)
+        .seed(1)
+        .run()
+        .await;
+    assert!(
+        report.entry("fuzz.tools.echo.wire_schema").is_none(),
+        "{report}"
+    );
+}

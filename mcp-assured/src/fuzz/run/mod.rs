@@ -54,6 +54,8 @@ pub(crate) struct Context<'a> {
     pub(crate) reached: Option<Reached>,
     /// Set when the time budget ran out, for the run's summary.
     pub(crate) out_of_time: AtomicBool,
+    /// The official schema of the revision spoken, each answer is held to.
+    pub(crate) wire: Option<crate::wire_schema::WireSchema>,
 }
 
 /// What fuzzing one subject found.
@@ -124,7 +126,7 @@ pub(crate) async fn fuzz_subject(
     generator: Generator,
     regressions: &[Regression],
 ) -> SubjectRun {
-    let oracle = Oracle::new(&subject, context.properties);
+    let oracle = Oracle::new(&subject, context.properties, context.wire.as_ref());
     let mut run = SubjectRun {
         subject: subject.clone(),
         valid_calls: 0,
@@ -186,16 +188,67 @@ async fn shrink_all(
         tracing::debug!(subject = %oracle.subject, kind = %failed.failure.kind, "shrinking");
         let (smallest, steps) = shrink(context, oracle, generator, &failed, sampled.slowest).await;
         tracing::debug!(subject = %oracle.subject, kind = %failed.failure.kind, steps, "shrunk");
-        found.push(finding(
+        let alone = reproduced_alone(context, oracle, &smallest).await;
+        if alone == Alone::NotTheSubjects {
+            continue;
+        }
+        let mut found_one = finding(
             context,
             oracle.subject,
             &failed,
             &smallest,
             steps,
             occurrences,
-        ));
+        );
+        found_one.concurrent_only = alone == Alone::Answered;
+        found.push(found_one);
     }
     found
+}
+
+/// What a failure's shrunk input does sent again alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Alone {
+    /// It fails the same way: the subject's.
+    Fails,
+    /// It is answered as it should be: seen only with other calls in flight.
+    Answered,
+    /// It is answered as it should be, and what failed it was never its own: a stack trace
+    /// on the server's stderr, which any call in flight beside it may have written.
+    NotTheSubjects,
+}
+
+/// What `smallest` does sent again alone (no other call in flight): a finding is blamed on
+/// its subject only when it fails the same way. With calls in flight together, one call's
+/// undecodable answer can fail the others, a server may mix answers up, and stderr is the
+/// server's, not a call's. A crash was told alone already ([`resolve`]), and a hang would
+/// cost another timeout: both stand.
+async fn reproduced_alone(context: &Context<'_>, oracle: &Oracle<'_>, smallest: &Failed) -> Alone {
+    if matches!(
+        smallest.failure.kind,
+        FindingKind::Crash | FindingKind::Hang
+    ) || context.session.gone().await.is_some()
+    {
+        return Alone::Fails;
+    }
+    let outcome = send_checked(context, oracle.subject, &smallest.case, true, None).await;
+    if matches!(outcome, Outcome::Unreachable { .. }) {
+        return Alone::Fails;
+    }
+    let again = oracle.judge(
+        &smallest.case.arguments,
+        &expect_of(&smallest.case),
+        &outcome,
+    );
+    match again {
+        Some(again) if again.same_as(&smallest.failure) => Alone::Fails,
+        _ if smallest.failure.kind == FindingKind::CrashAsToolError
+            && smallest.failure.shown.is_some() =>
+        {
+            Alone::NotTheSubjects
+        }
+        _ => Alone::Answered,
+    }
 }
 
 async fn replay(
@@ -282,6 +335,7 @@ fn finding(
         answer,
         occurrences,
         replayed: false,
+        concurrent_only: false,
         reproduce: reproduction(
             context.reached.as_ref(),
             Found {

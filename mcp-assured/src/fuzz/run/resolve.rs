@@ -3,9 +3,9 @@
 
 use super::*;
 
-/// The outcomes of `answered` told apart, in the order of the cases: each crash sent again
-/// alone (every call in flight dies with the server, so only alone does one show which input
-/// killed it; after the first confirmed, the others are left out), each hang kept when the
+/// The outcomes of `answered` told apart, in the order of the cases: each crash (or answer
+/// that ended the connection) sent again alone (every call in flight dies with the server,
+/// so only alone does one show which input killed it; after the first confirmed, the others are left out), each hang kept when the
 /// server still answers a `ping` (it was not stuck behind another call), or sent again alone
 /// to a server started anew when it does not.
 pub(super) async fn resolve(
@@ -30,8 +30,8 @@ pub(super) async fn resolve(
     let mut restarted = false;
     for (case, outcome) in answered {
         match outcome {
-            Outcome::Crashed { .. } if confirmed_crash => {}
-            Outcome::Crashed { .. } => {
+            died if died.lost_the_server() && confirmed_crash => {}
+            died if died.lost_the_server() => {
                 match send_checked(context, subject, &case, true, Some(short)).await {
                     Outcome::Hung { .. } => again_together.push(case),
                     again => {
@@ -67,8 +67,8 @@ pub(super) async fn resolve(
     let mut sent_again_told = Vec::new();
     for (case, outcome) in sent_again {
         match outcome {
-            Outcome::Crashed { .. } if confirmed_crash => {}
-            Outcome::Crashed { .. } => {
+            died if died.lost_the_server() && confirmed_crash => {}
+            died if died.lost_the_server() => {
                 let again = send_checked(context, subject, &case, true, None).await;
                 confirmed_crash = again.lost_the_server();
                 sent_again_told.push((case, again));

@@ -80,12 +80,9 @@ pub(super) async fn sample(
                         return None;
                     }
                     let outcome = context.send(subject, &case, false, None).await;
-                    if matches!(
-                        outcome,
-                        Outcome::Hung { .. }
-                            | Outcome::Crashed { .. }
-                            | Outcome::Unreachable { .. }
-                    ) {
+                    if outcome.lost_the_server()
+                        || matches!(outcome, Outcome::Hung { .. } | Outcome::Unreachable { .. })
+                    {
                         stop.store(true, Ordering::Relaxed);
                     }
                     Some((case, outcome))
@@ -113,6 +110,9 @@ pub(super) async fn sample(
         let own = told.iter().find_map(|(_, outcome)| match outcome {
             Outcome::Hung { .. } => Some("it hung"),
             Outcome::Crashed { .. } => Some("it crashed the server"),
+            Outcome::Broken { lost: true, .. } => {
+                Some("it answered what no client can read, which ended the connection")
+            }
             Outcome::Unreachable { .. } => Some("the server is gone"),
             _ => None,
         });

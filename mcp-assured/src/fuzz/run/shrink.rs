@@ -15,6 +15,9 @@ pub(super) async fn shrink(
     slowest: Duration,
 ) -> (Failed, u32) {
     let hang = failed.failure.kind == FindingKind::Hang;
+    // What takes the server or its connection down is tried alone: it would take the calls
+    // of other subjects in flight down with it.
+    let alone = failed.outcome.lost_the_server();
     let timeout = hang
         .then(|| (slowest * 20).clamp(Duration::from_millis(250), context.session.call_timeout()));
     // Half the budget for proptest's trees, half for the polish.
@@ -28,7 +31,8 @@ pub(super) async fn shrink(
     if let Some(mut current) = failed.case.step(generator, true) {
         while steps < proptest_budget && !stopped(context).await {
             steps += 1;
-            let still = try_candidate(context, oracle, &current, &failed.failure, timeout).await;
+            let still =
+                try_candidate(context, oracle, &current, &failed.failure, alone, timeout).await;
             let next = match still {
                 Some(smaller) => {
                     smallest = smaller;
@@ -61,7 +65,7 @@ pub(super) async fn shrink(
                 if stopped(context).await || out_of_patience() {
                     return false;
                 }
-                match try_candidate(context, oracle, &case, &failed.failure, timeout).await {
+                match try_candidate(context, oracle, &case, &failed.failure, alone, timeout).await {
                     Some(smaller) => {
                         accepted.lock().expect("never poisoned").push(smaller);
                         true
@@ -105,17 +109,19 @@ async fn stopped(context: &Context<'_>) -> bool {
     context.out_of_time() || context.session.gone().await.is_some()
 }
 
-/// Sends `case` and returns it as a failure when it fails as `failure` did. A crash is sent
-/// alone; a hang that left the server deaf restarts it.
+/// Sends `case` and returns it as a failure when it fails as `failure` did. A crash, or
+/// what ended the connection (`alone`), is sent alone; a hang that left the server deaf
+/// restarts it.
 async fn try_candidate(
     context: &Context<'_>,
     oracle: &Oracle<'_>,
     case: &Case,
     failure: &Failure,
+    alone: bool,
     timeout: Option<Duration>,
 ) -> Option<Failed> {
-    let crash = failure.kind == FindingKind::Crash;
-    let outcome = context.send(oracle.subject, case, crash, timeout).await;
+    let alone = alone || failure.kind == FindingKind::Crash;
+    let outcome = context.send(oracle.subject, case, alone, timeout).await;
     if matches!(outcome, Outcome::Hung { .. }) && !context.session.answers().await {
         context.session.restart_deaf().await;
     }

@@ -1,0 +1,118 @@
+//! The fuzzer against servers written on the SDKs' high-level servers, which answer a crash
+//! in a tool as a tool error (`isError`) and keep the connection: the Python SDK's
+//! `MCPServer` (`Error executing tool <name>`) and the TypeScript SDK's `McpServer` (the
+//! exception's message). Their planted crashes are found as `crash_as_tool_error`; a tool
+//! that answers what no client can read (a lone UTF-16 surrogate) is blamed alone, never the
+//! correct tools whose calls were in flight beside it; deliberate tool errors are no finding.
+
+use std::time::Duration;
+
+use mcp_assured::{
+    McpAssured, McpClient,
+    report::{FindingKind, Report, Status, findings},
+};
+use mcp_assured_tests::peers;
+
+async fn fuzzed(client: &McpClient, seed: u64, cases: u32) -> Report {
+    client
+        .fuzz()
+        .seed(seed)
+        .cases(cases)
+        .call_timeout(Duration::from_secs(5))
+        .run()
+        .await
+}
+
+/// The entries of `report` about `tool` that failed or warned.
+fn not_passed<'r>(report: &'r Report, tool: &str) -> Vec<&'r mcp_assured::report::Entry> {
+    let prefix = format!("fuzz.tools.{tool}");
+    report
+        .entries()
+        .iter()
+        .filter(|entry| entry.name == prefix || entry.name.starts_with(&format!("{prefix}.")))
+        .filter(|entry| entry.status != Status::Passed)
+        .collect()
+}
+
+fn assert_clean(report: &Report, tools: &[&str]) {
+    for tool in tools {
+        assert!(
+            not_passed(report, tool).is_empty(),
+            "`{tool}` is correct, or its errors deliberate, yet: {report}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crash_the_python_sdks_mcpserver_answers_as_a_tool_error_is_found() {
+    let client = McpAssured::client()
+        .command(peers::python())
+        .arg(peers::python_sdk_crashes_server_script())
+        .build()
+        .await
+        .unwrap();
+    let report = fuzzed(&client, 7, 40).await;
+    let found = findings(&report);
+    let crash = found
+        .iter()
+        .find(|finding| finding.name == "first_word")
+        .unwrap_or_else(|| panic!("the planted crash is found: {report}"));
+    assert_eq!(crash.kind, FindingKind::CrashAsToolError, "{report}");
+    assert!(
+        crash.what.contains("Error executing tool first_word"),
+        "{}",
+        crash.what
+    );
+    assert!(!crash.concurrent_only, "{report}");
+    let entry = report
+        .entry("fuzz.tools.first_word.crash_as_tool_error")
+        .unwrap();
+    assert_eq!(entry.status, Status::Failed);
+    assert!(
+        crash
+            .reproduce
+            .test
+            .contains("answer.unwrap().assert().is_success();"),
+        "{}",
+        crash.reproduce.test
+    );
+    // `divide` raises a deliberate ToolError on b = 0: `Error executing tool divide: ...`.
+    assert_clean(&report, &["shout", "divide"]);
+    client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_typescript_sdks_crashes_are_found_and_only_their_tools_blamed() {
+    let client = McpAssured::client()
+        .command(peers::node())
+        .arg(peers::typescript_sdk_crashes_server_script())
+        .arg(peers::npm_modules())
+        .build()
+        .await
+        .unwrap();
+    let report = fuzzed(&client, 2, 200).await;
+    let found = findings(&report);
+    let crash = found
+        .iter()
+        .find(|finding| finding.name == "first_word")
+        .unwrap_or_else(|| panic!("the planted crash is found: {report}"));
+    assert_eq!(crash.kind, FindingKind::CrashAsToolError, "{report}");
+    assert!(
+        crash.what.contains("Cannot read properties of undefined"),
+        "{}",
+        crash.what
+    );
+    let surrogate = found
+        .iter()
+        .find(|finding| finding.name == "preview")
+        .unwrap_or_else(|| panic!("the lone surrogate is found: {report}"));
+    assert_eq!(surrogate.kind, FindingKind::BrokenAnswer, "{report}");
+    let text = surrogate.arguments["text"].as_str().unwrap();
+    assert!(
+        text.chars().any(|c| u32::from(c) > 0xFFFF),
+        "shrunk to a text with a character outside the BMP: {text:?}"
+    );
+    // Their calls were in flight when `preview` ended the connection: not blamed.
+    assert_clean(&report, &["shout", "lookup"]);
+    client.close().await.unwrap();
+}
