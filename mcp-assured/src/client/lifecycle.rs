@@ -458,6 +458,7 @@ pub(crate) fn is_probe_id_text(id: &str) -> bool {
 }
 
 /// The method of a probe's request, by its id as JSON text: `server/discover` or `ping`.
+#[cfg(feature = "schema")]
 pub(crate) fn probe_method(id: &str) -> Option<&'static str> {
     if is_probe_id_text(id) {
         Some("server/discover")

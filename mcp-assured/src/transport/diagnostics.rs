@@ -139,6 +139,7 @@ impl Diagnostics {
     }
 
     /// Where stderr is now: [`stderr_since`](Self::stderr_since) gives what came after.
+    #[cfg(feature = "fuzz")]
     pub(crate) fn stderr_mark(&self) -> u64 {
         self.stderr_written
             .load(std::sync::atomic::Ordering::Relaxed)
@@ -146,6 +147,7 @@ impl Diagnostics {
 
     /// The lines the child wrote to stderr since `mark` (at most the last kept); `None`
     /// when it wrote none.
+    #[cfg(feature = "fuzz")]
     pub(crate) fn stderr_since(&self, mark: u64) -> Option<String> {
         let lines = lock(&self.output);
         let written = self.stderr_mark().saturating_sub(mark);
@@ -276,6 +278,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "fuzz")]
     fn stderr_since_a_mark_is_what_came_after_it() {
         let diagnostics = Diagnostics::new();
         diagnostics.push_line(Stream::Stderr, "before");
