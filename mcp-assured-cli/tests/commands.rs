@@ -70,12 +70,12 @@ fn check_reports_every_test_and_check_and_fails_when_one_fails() {
     );
     assert_eq!(
         lines.last(),
-        Some(&"15 passed, 6 failed, 27 skipped"),
+        Some(&"16 passed, 6 failed, 27 skipped"),
         "{text}"
     );
     let xml = std::fs::read_to_string(&junit).unwrap();
     let _ = std::fs::remove_file(&junit);
-    assert!(xml.contains(r#"<testsuites name="mcp-assured check" tests="48" skipped="27" failures="6" errors="0">"#), "{xml}");
+    assert!(xml.contains(r#"<testsuites name="mcp-assured check" tests="49" skipped="27" failures="6" errors="0">"#), "{xml}");
     // The 8 tests and the convention's coverage.
     assert!(
         xml.contains(r#"<testsuite name="server-tests" tests="9""#),
@@ -158,7 +158,7 @@ fn check_passes_on_the_example_server_and_speaks_json() {
         // `logging/setLevel`; over stdio there are no HTTP headers to check.
         // The example server declares `logging`, which 2026-07-28 deprecates: a warning.
         // Over stdio the 11 checks of the HTTP transport and the 4 of authorization skip.
-        json!({"total": 39, "passed": 20, "failed": 0, "skipped": 18, "warned": 1, "all_passed": true})
+        json!({"total": 40, "passed": 21, "failed": 0, "skipped": 18, "warned": 1, "all_passed": true})
     );
     assert_eq!(report["server"]["name"], json!("mcp-assured-example"));
     assert_eq!(report["server_tests"], json!([]));
@@ -432,7 +432,7 @@ fn check_rest_with_a_bearer_token_passes_on_a_guarded_hybrid_server() {
     );
     assert_eq!(
         lines.last(),
-        Some(&"36 passed, 0 failed, 9 skipped, 1 warned"),
+        Some(&"37 passed, 0 failed, 9 skipped, 1 warned"),
         "{text}\n{stderr}"
     );
     assert!(

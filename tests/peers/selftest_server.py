@@ -33,7 +33,8 @@ def send(message):
 def text(payload, is_error=False):
     body = payload if isinstance(payload, str) else json.dumps(payload)
     result = {"content": [{"type": "text", "text": body}], "isError": is_error}
-    if not isinstance(payload, str):
+    # Structured content is a JSON object (2025-11-25's schema; `wire.schema` holds it).
+    if isinstance(payload, dict):
         result["structuredContent"] = payload
     return result
 

@@ -72,6 +72,12 @@ pub fn typescript_sdk_crashes_server_script() -> PathBuf {
     sources_dir().join("sdk_crashes_server.mjs")
 }
 
+/// Path of `tests/peers/ts_client.mjs`, the TypeScript SDK's `Client` driving a server: run
+/// it with [`node`], [`npm_modules`] first among its arguments.
+pub fn typescript_client_script() -> PathBuf {
+    sources_dir().join("ts_client.mjs")
+}
+
 /// Path of `tests/peers/sdk_crashes_server.py`, a server on the Python SDK's `MCPServer`
 /// with a planted crash: run it with [`python`].
 pub fn python_sdk_crashes_server_script() -> PathBuf {

@@ -566,6 +566,12 @@ async fn the_double_passes_the_protocol_checks(face: Face, revision: &str) {
     let report = client.check().await;
     assert_eq!(report.failed(), 0, "{report}");
     assert!(report.passed() > 5, "{report}");
+    // Every answer the double gave is valid on the revision: what the SDKs' clients accept.
+    assert_eq!(
+        report.entry("wire.schema").map(|entry| entry.status),
+        Some(mcp_assured::report::Status::Passed),
+        "{report}"
+    );
 }
 
 #[tokio::test]
@@ -586,6 +592,11 @@ async fn passes_the_checks_over_sse_on_2025_11_25() {
 #[tokio::test]
 async fn passes_the_checks_over_stdio_on_2025_11_25() {
     the_double_passes_the_protocol_checks(Face::Stdio, "2025-11-25").await;
+}
+
+#[tokio::test]
+async fn passes_the_checks_over_stdio_on_2026_07_28() {
+    the_double_passes_the_protocol_checks(Face::Stdio, "2026-07-28").await;
 }
 
 /// How the Python SDK's client reaches the double.
@@ -673,17 +684,64 @@ async fn the_python_sdks_client_over_stdio() {
 /// it).
 async fn the_python_sdks_documented_client_is_served(face: Face) {
     let double = searching_double().await;
+    serving_everything(&double).await;
+    let report = python_drives(&double, PythonClient::Documented(face)).await;
+    assert_eq!(report["protocol"], "2026-07-28", "{report}");
+    assert_served_everything(&report);
+}
+
+#[tokio::test]
+async fn the_python_sdks_documented_client_over_http() {
+    the_python_sdks_documented_client_is_served(Face::Http).await;
+}
+
+#[tokio::test]
+async fn the_python_sdks_documented_client_over_stdio() {
+    the_python_sdks_documented_client_is_served(Face::Stdio).await;
+}
+
+/// `tests/peers/ts_client.mjs`: the TypeScript SDK's `Client` on its default negotiation
+/// (2025-11-25), which validates each result with the SDK's schemas, runs `session` against
+/// the double.
+async fn typescript_drives(double: &MockServer, face: Face, session: &str) -> Value {
+    let mut command = tokio::process::Command::new(mcp_assured_tests::peers::node());
+    command
+        .arg(mcp_assured_tests::peers::typescript_client_script())
+        .arg(mcp_assured_tests::peers::npm_modules())
+        .arg(session);
+    match face {
+        Face::Http => command.arg("http").arg(double.uri()),
+        Face::Sse => panic!("the TypeScript client is driven over stdio and streamable HTTP"),
+        Face::Stdio => command
+            .arg("stdio")
+            .arg(workspace_binary("mcp-assured-cli", "mcp-assured"))
+            .arg("relay")
+            .arg(double.relay_address().to_string()),
+    };
+    let output = tokio::time::timeout(Duration::from_secs(60), command.output())
+        .await
+        .expect("the TypeScript client ends")
+        .expect("node runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "node failed: {stderr}");
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// Mocks a resource and a prompt beside `search`.
+async fn serving_everything(double: &MockServer) {
     Mock::given(resource("file:///notes.txt"))
         .respond_with(Reply::resource_text("file:///notes.txt", "remember"))
-        .mount(&double)
+        .mount(double)
         .await;
     Mock::given(prompt("greet"))
         .respond_with(Reply::prompt_text("Hello, Ada"))
-        .mount(&double)
+        .mount(double)
         .await;
-    let report = python_drives(&double, PythonClient::Documented(face)).await;
-    assert_eq!(report["protocol"], "2026-07-28", "{report}");
-    assert_eq!(report["server"], "python-sees-me");
+}
+
+/// What every SDK client drove through the double got: the mocks' answers.
+fn assert_served_everything(report: &Value) {
+    assert_eq!(report["server"], "python-sees-me", "{report}");
     assert_eq!(report["tools"], json!(["search"]));
     assert_eq!(report["found"], json!({"hits": 3}));
     let missing = report["missing"].as_str().unwrap();
@@ -697,12 +755,20 @@ async fn the_python_sdks_documented_client_is_served(face: Face) {
     assert_eq!(report["prompt"], json!(["Hello, Ada"]));
 }
 
-#[tokio::test]
-async fn the_python_sdks_documented_client_over_http() {
-    the_python_sdks_documented_client_is_served(Face::Http).await;
+async fn the_typescript_sdks_client_is_served(face: Face) {
+    let double = searching_double().await;
+    serving_everything(&double).await;
+    let report = typescript_drives(&double, face, "double").await;
+    assert_eq!(report["protocol"], "2025-11-25", "{report}");
+    assert_served_everything(&report);
 }
 
 #[tokio::test]
-async fn the_python_sdks_documented_client_over_stdio() {
-    the_python_sdks_documented_client_is_served(Face::Stdio).await;
+async fn the_typescript_sdks_client_over_http() {
+    the_typescript_sdks_client_is_served(Face::Http).await;
+}
+
+#[tokio::test]
+async fn the_typescript_sdks_client_over_stdio() {
+    the_typescript_sdks_client_is_served(Face::Stdio).await;
 }

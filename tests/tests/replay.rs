@@ -241,7 +241,7 @@ async fn python_client_calls_echo(face: &str, server: &[&std::ffi::OsStr]) -> Va
 /// without `resultType`. Replayed by the CLI over stdio and by `MockServer::from_cassette`
 /// over HTTP, it gets the tool it called and the recorded answer.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_one_call_cassette_replays_to_the_python_sdks_documented_client() {
+async fn a_one_call_cassette_replays_to_the_sdks_clients() {
     let path = cassette_path("one-call-2026");
     let binary = workspace_binary("mcp-assured-cli", "mcp-assured");
     let recorded = tokio::process::Command::new(&binary)
@@ -268,7 +268,7 @@ async fn a_one_call_cassette_replays_to_the_python_sdks_documented_client() {
     assert_eq!(methods, ["tools/call"], "one call, no list");
     let answered = cassette.interactions[0].result.clone().unwrap();
     assert_eq!(answered["content"], json!([{"type": "text", "text": "py"}]));
-    let expected = json!({"protocol": "2026-07-28", "tools": ["echo"], "result": answered});
+    let expected = json!({"protocol": "2026-07-28", "tools": ["echo"], "result": answered.clone()});
 
     let over_stdio = python_client_calls_echo(
         "stdio",
@@ -281,6 +281,33 @@ async fn a_one_call_cassette_replays_to_the_python_sdks_documented_client() {
     let over_http = python_client_calls_echo("http", &[double.uri().as_ref()]).await;
     assert_eq!(over_http, expected);
     assert!(double.replay_misses().is_empty());
+
+    // The TypeScript SDK's client, on its own negotiation (2025-11-25), over both.
+    for (face, server) in [
+        (
+            "stdio",
+            vec![binary.as_os_str(), "replay".as_ref(), path.as_os_str()],
+        ),
+        ("http", vec![double.uri().as_ref()]),
+    ] {
+        let output = tokio::process::Command::new(mcp_assured_tests::peers::node())
+            .arg(mcp_assured_tests::peers::typescript_client_script())
+            .arg(mcp_assured_tests::peers::npm_modules())
+            .args(["echo=py", face])
+            .args(&server)
+            .kill_on_drop(true)
+            .output();
+        let output = tokio::time::timeout(Duration::from_secs(60), output)
+            .await
+            .expect("the TypeScript client ends")
+            .expect("node runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "node failed over {face}: {stderr}");
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(report["protocol"], "2025-11-25", "{report}");
+        assert_eq!(report["tools"], json!(["echo"]), "{report}");
+        assert_eq!(report["result"]["content"], answered["content"], "{report}");
+    }
 }
 
 #[tokio::test]
@@ -310,4 +337,25 @@ async fn matching_by_name_answers_other_arguments_as_recorded() {
         .await
         .unwrap();
     assert_eq!(answered.text(), "first");
+}
+
+/// A cassette whose recorded capabilities are not MCP's cannot be served: `from_cassette`
+/// says so as its error, naming the file, instead of panicking.
+#[tokio::test]
+async fn a_cassette_a_double_cannot_serve_is_an_error_not_a_panic() {
+    let path = cassette_path("bad-capabilities");
+    let cassette = Cassette::new(mcp_assured::cassette::RecordedServer {
+        server_info: json!({"name": "odd", "version": "1"}),
+        protocol_version: "2025-11-25".into(),
+        capabilities: json!({"tools": 7}),
+        instructions: None,
+    });
+    cassette.save(&path).unwrap();
+    let error = MockServer::from_cassette(&path).await.unwrap_err();
+    assert_eq!(error.path, path);
+    assert!(
+        error.problem.starts_with("a double cannot replay it:"),
+        "{}",
+        error.problem
+    );
 }

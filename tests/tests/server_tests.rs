@@ -268,6 +268,15 @@ async fn every_check_finds_what_the_broken_server_breaks_for_its_reason(client: 
         "{loose}"
     );
     assert!(loose.contains("(with a wrong type for `count`)"), "{loose}");
+    // `bad_schema`'s `"type": "objekt"` breaks the revision's schema too, which says
+    // `"type": "object"`.
+    assert!(
+        failure("wire.schema").contains(
+            r#"tools/list at /result/tools/3/inputSchema/type: "object" was expected (ListToolsResult) (×2)"#
+        ),
+        "{}",
+        failure("wire.schema")
+    );
     // What the server gets right still passes.
     for passing in [
         "initialize",
@@ -286,12 +295,12 @@ async fn every_check_finds_what_the_broken_server_breaks_for_its_reason(client: 
     // The 5 checks of 2026-07-28 do not apply on 2025-11-25, nor the 15 of HTTP and
     // authorization over stdio.
     assert!(
-        text.ends_with("8 passed, 3 failed, 20 skipped, 8 warned"),
+        text.ends_with("8 passed, 4 failed, 20 skipped, 8 warned"),
         "{text}"
     );
     // Strict, every warning fails.
     let strict = client.check_with(&options.strict(true)).await;
-    assert_eq!((strict.failed(), strict.warned()), (11, 0), "{strict}");
+    assert_eq!((strict.failed(), strict.warned()), (12, 0), "{strict}");
 }
 
 /// Our verdicts on server-everything: everything passes but two error codes, where it
@@ -340,9 +349,9 @@ async fn server_everything_verdicts(client: McpClient) {
         "{report}"
     );
     let expected = if client.target().starts_with("http") {
-        (22, 10)
+        (23, 10)
     } else {
-        (16, 21)
+        (17, 21)
     };
     assert_eq!((report.passed(), report.skipped()), expected, "{report}");
 }
@@ -391,7 +400,7 @@ async fn a_silent_server_fails_ping_and_skips_the_rest(client: McpClient) {
     );
     assert_eq!(
         (report.passed(), report.failed(), report.skipped()),
-        (1, 1, 37),
+        (2, 1, 37),
         "{report}"
     );
 }

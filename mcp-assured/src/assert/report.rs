@@ -65,7 +65,8 @@ impl ReportAssert<'_> {
 
     /// The fuzz run found nothing: no finding failed or warned. The panic lists each one
     /// with its shrunk input, what came back, and the command line and test that show it
-    /// again.
+    /// again. A fuzz run that sent no input at all (every subject skipped or unsupported,
+    /// no time, no cases) fails too: it found nothing because it looked at nothing.
     #[track_caller]
     pub fn no_findings(self) -> Self {
         check(self.try_no_findings())
@@ -73,6 +74,34 @@ impl ReportAssert<'_> {
 
     /// [`no_findings`](Self::no_findings), returning the failure instead of panicking.
     pub fn try_no_findings(self) -> Result<Self, AssertionError> {
+        if let Some(run) = self.report.entry("fuzz.run")
+            && run.details.get("calls").and_then(serde_json::Value::as_u64) == Some(0)
+        {
+            let not_fuzzed: Vec<String> = self
+                .report
+                .entries()
+                .iter()
+                .filter(|entry| entry.name != "fuzz.run")
+                .map(|entry| entry.text().to_string())
+                .collect();
+            let mut failure = Failure::new(
+                "Expected no findings of a fuzz run, but it sent no input: nothing was fuzzed, \
+                 so no finding proves nothing.",
+            )
+            .fact("run", &run.message);
+            if !not_fuzzed.is_empty() {
+                failure = failure.block("entries", not_fuzzed.join("\n"));
+            }
+            return failure
+                .fact(
+                    "hint",
+                    "fuzz what the server offers: name a tool it lists (`.tool(..)`), raise \
+                     `.cases(..)` or `.time_budget(..)`, or include destructive tools \
+                     (`.include_destructive(true)`); to accept a run with nothing to fuzz, \
+                     assert `report.entry(\"fuzz.run\")` instead",
+                )
+                .err();
+        }
         let found = findings(self.report);
         let failed_setup: Vec<String> = self
             .report
@@ -142,4 +171,47 @@ fn describe(failure: Failure, number: usize, finding: &Finding) -> Failure {
         failure = failure.fact("  reproduce", command);
     }
     failure.block("  test", &finding.reproduce.test)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::{
+        prelude::*,
+        report::{Entry, Report, Status},
+    };
+
+    fn fuzz_run(calls: u64) -> Report {
+        let mut report = Report::default();
+        let mut run = Entry::new(
+            "fuzz",
+            "fuzz.run",
+            Status::Passed,
+            format!("seed 1: {calls} calls to 1 tools"),
+        );
+        run.details = json!({"seed": 1, "calls": calls});
+        report.push(run);
+        report.push(Entry::new(
+            "fuzz",
+            "fuzz.tools.wipe",
+            Status::Skipped,
+            "annotated destructiveHint",
+        ));
+        report
+    }
+
+    #[test]
+    fn a_fuzz_run_that_sent_nothing_proves_nothing() {
+        let nothing = fuzz_run(0);
+        let failure = nothing.assert().try_no_findings().unwrap_err().to_string();
+        assert!(
+            failure.contains("it sent no input: nothing was fuzzed"),
+            "{failure}"
+        );
+        assert!(failure.contains("fuzz.tools.wipe"), "{failure}");
+        assert!(failure.contains("include_destructive(true)"), "{failure}");
+        let something = fuzz_run(40);
+        assert!(something.assert().try_no_findings().is_ok());
+    }
 }

@@ -140,12 +140,22 @@ impl MockServer {
     ///
     /// # Errors
     ///
-    /// When the file cannot be read or is not a cassette.
+    /// When the file cannot be read or is not a cassette, or the double cannot serve what
+    /// it recorded (capabilities that are not MCP's, say): the error names the file and
+    /// why.
     pub async fn from_cassette(
         path: impl AsRef<std::path::Path>,
     ) -> Result<MockServer, CassetteError> {
+        let path = path.as_ref();
         let cassette = Cassette::load(path)?;
-        Ok(MockServer::builder().replay(cassette).start().await)
+        MockServer::builder()
+            .replay(cassette)
+            .try_start()
+            .await
+            .map_err(|error| CassetteError {
+                path: path.to_owned(),
+                problem: format!("a double cannot replay it: {error}"),
+            })
     }
 
     /// Its streamable HTTP endpoint: `http://127.0.0.1:PORT/mcp`.

@@ -175,13 +175,6 @@ impl<'a> Oracle<'a> {
             return Some(broken);
         }
         let is_error = result.get("isError").and_then(Value::as_bool) == Some(true);
-        if is_error
-            && *expect == Expect::Valid
-            && matches!(self.subject, Subject::Tool { .. })
-            && let Some(crash) = crashed(arguments, result, stderr)
-        {
-            return Some(crash);
-        }
         let incomplete = result.get("resultType").and_then(Value::as_str) == Some("input_required");
         if let Expect::Invalid(mutation) = expect {
             let refused = is_error || incomplete;
@@ -196,6 +189,11 @@ impl<'a> Oracle<'a> {
         let reads_a_resource = matches!(self.subject, Subject::Template { .. });
         if !reads_a_resource && let Some(leak) = self.leak(arguments, &answer_text(result)) {
             return Some(leak);
+        }
+        // After the leak: a crash whose answer shows a stack trace or source path is
+        // reported as the leak it also is.
+        if is_error && *expect == Expect::Valid && matches!(self.subject, Subject::Tool { .. }) {
+            return crashed(arguments, result, stderr);
         }
         if *expect != Expect::Valid || is_error || incomplete {
             return None;
