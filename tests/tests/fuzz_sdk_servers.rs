@@ -116,3 +116,43 @@ async fn the_typescript_sdks_crashes_are_found_and_only_their_tools_blamed() {
     assert_clean(&report, &["shout", "lookup"]);
     client.close().await.unwrap();
 }
+
+/// server-everything's `trigger-long-running-operation` runs for as long as it is asked
+/// (10 s by default) and reports progress at each step: with a 2 s call timeout, a call that
+/// keeps reporting is given up to six of them, then cancelled and reported slow (a warning
+/// with the progress seen), never a hang.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_slow_by_design_that_reports_progress_is_slow_not_hung() {
+    let client = McpAssured::client()
+        .command(peers::node())
+        .arg(peers::server_everything())
+        .arg("stdio")
+        .build()
+        .await
+        .unwrap();
+    let report = client
+        .fuzz()
+        .tool("trigger-long-running-operation")
+        .seed(42)
+        .cases(4)
+        .call_timeout(Duration::from_secs(2))
+        .run()
+        .await;
+    assert_eq!(report.failed(), 0, "{report}");
+    let slow = report
+        .entry("fuzz.tools.trigger-long-running-operation.slow")
+        .unwrap_or_else(|| panic!("a call longer than the cap is slow: {report}"));
+    assert_eq!(slow.status, Status::Warned, "{report}");
+    assert!(
+        slow.message.contains("progress notifications"),
+        "{}",
+        slow.message
+    );
+    assert!(
+        report
+            .entry("fuzz.tools.trigger-long-running-operation.hang")
+            .is_none(),
+        "{report}"
+    );
+    client.close().await.unwrap();
+}

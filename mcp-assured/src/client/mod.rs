@@ -114,6 +114,9 @@ pub struct ServerInfo {
 pub struct McpClient {
     shared: Arc<Shared>,
     timeout: Duration,
+    /// With progress notifications, a request's timeout starts again at each one, up to
+    /// this in all (rmcp's `reset_timeout_on_progress` and `max_total_timeout`).
+    progress_cap: Option<Duration>,
 }
 
 #[derive(Debug)]
@@ -184,6 +187,7 @@ impl McpClient {
                 reconnect,
             }),
             timeout,
+            progress_cap: None,
         }
     }
 
@@ -327,7 +331,48 @@ impl McpClient {
         McpClient {
             shared: self.shared.clone(),
             timeout,
+            progress_cap: self.progress_cap,
         }
+    }
+
+    /// A handle whose requests wait their timeout again after each progress notification
+    /// about them, up to `cap` in all: a slow request that says it is getting on is not
+    /// taken for one that hangs (the fuzzer's calls).
+    #[cfg(feature = "fuzz")]
+    pub(crate) fn waiting_on_progress(&self, cap: Duration) -> McpClient {
+        McpClient {
+            shared: self.shared.clone(),
+            timeout: self.timeout,
+            progress_cap: Some(cap.max(self.timeout)),
+        }
+    }
+
+    /// How many progress notifications came about the request that sent `token`.
+    #[cfg(feature = "fuzz")]
+    pub(crate) fn progress_seen(&self, token: &rmcp::model::ProgressToken) -> usize {
+        let token = serde_json::to_value(token).unwrap_or(Value::Null);
+        self.notifications()
+            .iter()
+            .filter(|notification| {
+                notification.method == "notifications/progress"
+                    && notification.params.get("progressToken") == Some(&token)
+            })
+            .count()
+    }
+
+    /// Sends any request and returns it in flight (see [`request`](Self::request)).
+    #[cfg(feature = "fuzz")]
+    pub(crate) async fn start_request(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> Result<PendingRequest<Value>> {
+        let params = match params {
+            Value::Null => None,
+            other => Some(other),
+        };
+        let request = ClientRequest::CustomRequest(CustomRequest::new(method, params));
+        self.start(request, method, "").await
     }
 
     /// The last lines a stdio server wrote to stderr (`None` for other transports or if it
@@ -404,7 +449,11 @@ impl McpClient {
         &self,
         request: ClientRequest,
     ) -> Result<rmcp::service::RequestHandle<RoleClient>, rmcp::ServiceError> {
-        let options = PeerRequestOptions::with_timeout(self.timeout);
+        let mut options = PeerRequestOptions::with_timeout(self.timeout);
+        if let Some(cap) = self.progress_cap {
+            options.reset_timeout_on_progress = true;
+            options.max_total_timeout = Some(cap);
+        }
         self.shared
             .peer
             .send_cancellable_request(request, options)

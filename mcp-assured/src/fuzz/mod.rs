@@ -43,6 +43,7 @@
 //! | `property` | a property of yours does not hold | |
 //! | `crash_as_tool_error` | an `isError` result that is an SDK's answer to a crash (below) | |
 //! | `wire_schema` | the result breaks the official JSON schema of the revision spoken | the same |
+//! | `slow` (a warning) | progress kept coming, but no answer within six per-call timeouts | the same |
 //!
 //! Findings fail their entry, except where the specification only says SHOULD (a prompt
 //! serving a missing required argument) and an extra property accepted (zod and pydantic
@@ -75,6 +76,12 @@
 //! Words the input itself carried are no crash (a tool may repeat what it is given).
 //!
 //! # Crashes, hangs and speed
+//! Every call carries a progress token. Each progress notification about a call starts its
+//! per-call timeout again, up to six of them in all: a tool slow by design that says it is
+//! getting on (server-everything's `trigger-long-running-operation`) is answered in time or,
+//! at the cap, cancelled and reported `slow`, a warning with the progress seen, never a hang.
+//! One that stops sending progress and then stays silent a whole timeout hung.
+//!
 //! Calls go out [`DEFAULT_CONCURRENCY`] at a time. A crash takes every call in flight with
 //! it, so each of those is sent again alone to tell the input that killed the server; a
 //! stdio server is started again ([`McpClient::reconnect`](crate::McpClient::reconnect))

@@ -99,6 +99,15 @@ impl<'a> Oracle<'a> {
                 FindingKind::Hang,
                 format!("no answer within {timeout:?}"),
             )),
+            Outcome::Slow { progress, waited } => Some(Failure::new(
+                FindingKind::Slow,
+                format!(
+                    "no answer within {waited:.1?}, though it sent {progress} progress \
+                     notifications, each within the per-call timeout: slow by design, or \
+                     slower than it should be (cancelled at the cap of {} per-call timeouts)",
+                    super::session::PROGRESS_CAP
+                ),
+            )),
             Outcome::Broken { what, .. } => {
                 Some(Failure::new(FindingKind::BrokenAnswer, what.clone()))
             }

@@ -166,11 +166,13 @@ impl Plan {
                 .mutation
                 .as_deref()
                 .is_some_and(|m| m.starts_with("extra property"));
-        let status = if (should_only || extra_property || finding.concurrent_only) && !self.strict {
-            Status::Warned
-        } else {
-            Status::Failed
-        };
+        let slow = finding.kind == FindingKind::Slow;
+        let status =
+            if (should_only || extra_property || finding.concurrent_only || slow) && !self.strict {
+                Status::Warned
+            } else {
+                Status::Failed
+            };
         let mut message = finding.to_string();
         if finding.arguments != finding.found_with {
             message.push_str(&format!(
@@ -198,7 +200,7 @@ impl Plan {
                  (strict fails it)",
             );
         }
-        if finding.kind == FindingKind::Hang {
+        if matches!(finding.kind, FindingKind::Hang | FindingKind::Slow) {
             message.push_str(&hang_hint(&finding.subject, &finding.name));
         }
         if let Some(command) = &finding.reproduce.command {

@@ -39,6 +39,10 @@ pub(crate) enum Outcome {
     },
     /// Nothing came back within the per-call timeout (the request was cancelled).
     Hung { timeout: Duration },
+    /// The server kept sending progress about the call, each within the per-call timeout,
+    /// but had not answered when the cap on a call's time ran out (then it was cancelled):
+    /// slow, not hung.
+    Slow { progress: usize, waited: Duration },
     /// The server went away: its process exited, or the connection dropped.
     Crashed {
         what: String,
@@ -77,6 +81,10 @@ impl Outcome {
         )
     }
 }
+
+/// How many per-call timeouts a call that keeps reporting progress may take in all: each
+/// progress notification starts its timeout again, up to this many times it.
+pub(crate) const PROGRESS_CAP: u32 = 6;
 
 /// How long a tool error waits for the rest of what the server began to write to stderr
 /// while the call ran (a traceback is many lines, read apart from the answer).
@@ -215,11 +223,15 @@ impl Session {
         let timeout = timeout.unwrap_or(self.call_timeout);
         let stderr_mark = handle.client.diagnostics().stderr_mark();
         let started = Instant::now();
-        let answer = handle
-            .client
-            .with_timeout(timeout)
-            .request(method, params.clone())
-            .await;
+        let cap = timeout * PROGRESS_CAP;
+        let client = handle.client.with_timeout(timeout).waiting_on_progress(cap);
+        let (answer, token) = match client.start_request(method, params.clone()).await {
+            Ok(pending) => {
+                let token = pending.progress_token().clone();
+                (pending.result().await, Some(token))
+            }
+            Err(error) => (Err(error), None),
+        };
         let outcome = match answer {
             Ok(result) => {
                 let elapsed = started.elapsed();
@@ -244,7 +256,17 @@ impl Session {
                 message,
                 data,
             },
-            Err(Error::Timeout { .. }) => Outcome::Hung { timeout },
+            Err(Error::Timeout { .. }) => {
+                let waited = started.elapsed();
+                let progress = token.map_or(0, |token| client.progress_seen(&token));
+                // Still making progress when the cap ran out: slow. Progress that stopped,
+                // then a timeout's silence: hung.
+                if progress > 0 && waited + timeout / 2 >= cap {
+                    Outcome::Slow { progress, waited }
+                } else {
+                    Outcome::Hung { timeout }
+                }
+            }
             Err(error) if input_required::is_unanswered(&error) => Outcome::Answered {
                 result: serde_json::json!({"resultType": "input_required"}),
                 elapsed: started.elapsed(),

@@ -43,12 +43,16 @@ pub enum FindingKind {
     /// The answer breaks the official JSON schema of the revision spoken (a 2026-07-28
     /// result without `resultType`, say), which the SDKs' clients refuse.
     WireSchema,
+    /// No answer within the cap on a call's time (six per-call timeouts), though the server
+    /// kept sending progress about it: slow, not hung. A warning (strict fails it).
+    Slow,
 }
 
 impl FindingKind {
     /// Every kind, in the order a call's answer is judged.
-    pub const ALL: [FindingKind; 11] = [
+    pub const ALL: [FindingKind; 12] = [
         FindingKind::Crash,
+        FindingKind::Slow,
         FindingKind::CrashAsToolError,
         FindingKind::WireSchema,
         FindingKind::Hang,
@@ -75,6 +79,7 @@ impl FindingKind {
             FindingKind::Property => "property",
             FindingKind::CrashAsToolError => "crash_as_tool_error",
             FindingKind::WireSchema => "wire_schema",
+            FindingKind::Slow => "slow",
         }
     }
 

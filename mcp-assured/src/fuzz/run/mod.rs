@@ -226,7 +226,7 @@ enum Alone {
 async fn reproduced_alone(context: &Context<'_>, oracle: &Oracle<'_>, smallest: &Failed) -> Alone {
     if matches!(
         smallest.failure.kind,
-        FindingKind::Crash | FindingKind::Hang
+        FindingKind::Crash | FindingKind::Hang | FindingKind::Slow
     ) || context.session.gone().await.is_some()
     {
         return Alone::Fails;
@@ -317,6 +317,7 @@ fn finding(
             ..
         } => json!({ "stderr_tail": tail }),
         Outcome::Hung { .. }
+        | Outcome::Slow { .. }
         | Outcome::Crashed { .. }
         | Outcome::Broken { .. }
         | Outcome::Unreachable { .. } => Value::Null,

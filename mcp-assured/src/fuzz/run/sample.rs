@@ -81,7 +81,12 @@ pub(super) async fn sample(
                     }
                     let outcome = context.send(subject, &case, false, None).await;
                     if outcome.lost_the_server()
-                        || matches!(outcome, Outcome::Hung { .. } | Outcome::Unreachable { .. })
+                        || matches!(
+                            outcome,
+                            Outcome::Hung { .. }
+                                | Outcome::Slow { .. }
+                                | Outcome::Unreachable { .. }
+                        )
                     {
                         stop.store(true, Ordering::Relaxed);
                     }
@@ -109,6 +114,7 @@ pub(super) async fn sample(
         let told = resolve(context, subject, answered, typical).await;
         let own = told.iter().find_map(|(_, outcome)| match outcome {
             Outcome::Hung { .. } => Some("it hung"),
+            Outcome::Slow { .. } => Some("it was slow (progress, but no answer within the cap)"),
             Outcome::Crashed { .. } => Some("it crashed the server"),
             Outcome::Broken { lost: true, .. } => {
                 Some("it answered what no client can read, which ended the connection")

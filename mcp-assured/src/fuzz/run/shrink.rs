@@ -14,6 +14,10 @@ pub(super) async fn shrink(
     failed: &Failed,
     slowest: Duration,
 ) -> (Failed, u32) {
+    // Slowness is the tool's design or its load, no input's: each step would cost the cap.
+    if failed.failure.kind == FindingKind::Slow {
+        return (failed.clone(), 0);
+    }
     let hang = failed.failure.kind == FindingKind::Hang;
     // What takes the server or its connection down is tried alone: it would take the calls
     // of other subjects in flight down with it.
