@@ -5,7 +5,9 @@
 #
 #   user:  mcp-assured as a dev-dependency (a path to this checkout, or $MCP_ASSURED) and one
 #          `#[mcp_test]` against a Python server over stdio
-#   rmcp:  rmcp's client with the child-process transport alone, the same test by hand
+#   rmcp:  rmcp's client with the same transports as mcp-assured's default build (child
+#          process and streamable HTTP client, `RMCP_FEATURES` to change), the same test by
+#          hand
 #
 # Usage: tests/first-build/measure.sh            # one round, default features
 #        ROUNDS=2 FEATURES='"tls"' tests/first-build/measure.sh
@@ -22,6 +24,7 @@ out=${OUT:-/tmp/firstbuild}
 rounds=${ROUNDS:-1}
 mcp_assured=${MCP_ASSURED:-$repo/mcp-assured}
 features=${FEATURES:-}
+rmcp_features=${RMCP_FEATURES:-'"client", "transport-child-process", "transport-streamable-http-client-reqwest"'}
 rmcp_version=$(sed -n 's/^rmcp = { version = "\([^"]*\)".*/\1/p' "$repo/Cargo.toml")
 export CARGO_INCREMENTAL=${CARGO_INCREMENTAL:-0}
 timings=()
@@ -64,7 +67,7 @@ edition = "2024"
 publish = false
 
 [dev-dependencies]
-rmcp = { version = "$rmcp_version", features = ["client", "transport-child-process"] }
+rmcp = { version = "$rmcp_version", features = [$rmcp_features] }
 tokio = { version = "1", features = ["macros", "rt", "process"] }
 TOML
     echo '//! A crate whose tests use rmcp client alone.' >"$dir/src/lib.rs"
@@ -102,7 +105,7 @@ write_rmcp
 for name in user rmcp; do
     cargo fetch --manifest-path "$out/$name/Cargo.toml" >/dev/null 2>&1
 done
-echo "mcp-assured: $mcp_assured features: [${features}] CARGO_INCREMENTAL=$CARGO_INCREMENTAL; $(uptime)"
+echo "mcp-assured: $mcp_assured features: [${features}]; rmcp: [${rmcp_features}]; CARGO_INCREMENTAL=$CARGO_INCREMENTAL; $(uptime)"
 for ((round = 1; round <= rounds; round++)); do
     if ((round % 2)); then order=(user rmcp); else order=(rmcp user); fi
     for name in "${order[@]}"; do build "$name"; done

@@ -295,9 +295,15 @@ fn execution_difference(
 /// Whether two failures mean the same where the protocols let one tell: an MCP -32602 (the
 /// request refused before the tool ran) is not a REST `EXECUTION_ERROR` or `TIMEOUT_ERROR`
 /// (the tool ran), and an MCP `isError` (the tool ran) is not a REST `TOOL_NOT_FOUND`.
-/// `isError` and `VALIDATION_ERROR` agree: MCP servers report bad arguments either way.
+/// `isError` and `VALIDATION_ERROR` agree: MCP servers report bad arguments either way. An
+/// MCP call that got no answer (timed out, the server crashed) agrees with no REST error.
 /// Every other pair is named with why it cannot disagree.
 fn failures_agree(mcp: &crate::error::Result<ToolResult>, rest: Option<&ErrorCode>) -> bool {
+    // The MCP call got no answer at all (a timeout, a crash, a broken connection) where REST
+    // answered with an error: the faces differ, whatever REST's code.
+    if matches!(mcp, Err(error) if !matches!(error, Error::JsonRpc { .. })) {
+        return false;
+    }
     let Some(rest) = rest else {
         // REST failed with an HTTP status and no envelope code: nothing to tell apart.
         return true;
@@ -321,15 +327,14 @@ fn failures_agree(mcp: &crate::error::Result<ToolResult>, rest: Option<&ErrorCod
             | ErrorCode::ExecutionError
             | ErrorCode::TimeoutError,
         ) => true,
-        // The MCP call got no answer (a timeout, a broken connection): the message says so,
-        // and there is no code to compare.
+        // No answer at all is told apart above.
         (
             Err(_),
             ErrorCode::ToolNotFound
             | ErrorCode::ValidationError
             | ErrorCode::ExecutionError
             | ErrorCode::TimeoutError,
-        ) => true,
+        ) => false,
         // The tool ran and reported an error.
         (Ok(_), ErrorCode::ToolNotFound) => false,
         (
@@ -557,8 +562,38 @@ fn join(names: &[&&str]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::json_differences;
+    use std::time::Duration;
+
+    use super::{ErrorCode, failures_agree, json_differences};
+    use crate::error::Error;
     use serde_json::json;
+
+    #[test]
+    fn an_mcp_call_with_no_answer_agrees_with_no_rest_error() {
+        let timed_out = || {
+            Err(Error::Timeout {
+                method: "tools/call current_weather".into(),
+                timeout: Duration::from_secs(5),
+                stderr_tail: None,
+            })
+        };
+        for rest in [
+            None,
+            Some(ErrorCode::TimeoutError),
+            Some(ErrorCode::ExecutionError),
+            Some(ErrorCode::PermissionError),
+            Some(ErrorCode::RateLimitError),
+        ] {
+            assert!(!failures_agree(&timed_out(), rest.as_ref()), "{rest:?}");
+        }
+        let refused = Err(Error::JsonRpc {
+            method: "tools/call".into(),
+            code: crate::error::code::INVALID_PARAMS,
+            message: "bad".into(),
+            data: None,
+        });
+        assert!(failures_agree(&refused, Some(&ErrorCode::ValidationError)));
+    }
 
     #[test]
     fn differences_are_listed_field_by_field() {

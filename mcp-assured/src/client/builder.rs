@@ -639,9 +639,10 @@ fn capabilities(answers: &Answers) -> ClientCapabilities {
 
 /// What a client given an HTTP server says without the `http` feature.
 #[cfg(not(feature = "http"))]
-const NEEDS_HTTP: &str = "reaching a server over HTTP needs mcp-assured's `http` feature: \
-    `mcp-assured = { version = \"0.1\", features = [\"http\"] }` in Cargo.toml (or a stdio \
-    command, `.command(..)`, or an rmcp server in process, `.service(..)`, which need no feature)";
+const NEEDS_HTTP: &str = "reaching a server over HTTP needs mcp-assured's `http` feature, a \
+    default one that `default-features = false` left out: `mcp-assured = { version = \"0.1\", \
+    features = [\"http\"] }` in Cargo.toml (or a stdio command, `.command(..)`, or an rmcp \
+    server in process, `.service(..)`, which need no feature)";
 
 #[cfg(not(feature = "http"))]
 fn http_target(
