@@ -13,10 +13,14 @@ use mcp_assured::{
 use mcp_assured_examples::ExampleServer;
 
 /// The tools that misbehave on purpose, and how the fuzzer tells it.
-const ON_PURPOSE: [(&str, FindingKind); 3] = [
+const ON_PURPOSE: [(&str, FindingKind); 4] = [
     ("hang", FindingKind::Hang),
     ("slow", FindingKind::Hang),
+    // Silent longer than the call timeout between two progress notifications: hung.
     ("progress", FindingKind::Hang),
+    // Progress within the timeout each time, but more steps than six timeouts hold: slow,
+    // a warning.
+    ("progress", FindingKind::Slow),
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -177,10 +177,8 @@ fn describe(failure: Failure, number: usize, finding: &Finding) -> Failure {
 mod tests {
     use serde_json::json;
 
-    use crate::{
-        prelude::*,
-        report::{Entry, Report, Status},
-    };
+    use super::AssertReport;
+    use crate::report::{Entry, Report, Status};
 
     fn fuzz_run(calls: u64) -> Report {
         let mut report = Report::default();

@@ -193,35 +193,11 @@ pub(crate) async fn probe<T: Transport<RoleClient> + 'static>(
             }
         };
         match answer {
-            Ok(ServerResult::DiscoverResult(result)) => {
-                let chosen = offered
-                    .iter()
-                    .find(|version| result.supported_versions.contains(version));
-                return Ok(match chosen {
-                    Some(version) => Probed::Modern {
-                        version: version.clone(),
-                        result: Box::new(result),
-                    },
-                    None => Probed::Unsupported {
-                        supported: names(&result.supported_versions),
-                    },
-                });
-            }
+            Ok(ServerResult::DiscoverResult(result)) => return Ok(discovered(&offered, result)),
             Ok(other) if let Some(result) = discovered_leniently(&other) => {
                 // A discover result but for a field the schema requires and rmcp reads
                 // strictly: the session goes on, and `wire.schema` names what is missing.
-                let chosen = offered
-                    .iter()
-                    .find(|version| result.supported_versions.contains(version));
-                return Ok(match chosen {
-                    Some(version) => Probed::Modern {
-                        version: version.clone(),
-                        result: Box::new(result),
-                    },
-                    None => Probed::Unsupported {
-                        supported: names(&result.supported_versions),
-                    },
-                });
+                return Ok(discovered(&offered, result));
             }
             Ok(other) => {
                 // A success, but not a discover result (rmcp could not read one): a server
@@ -270,6 +246,23 @@ pub(crate) async fn probe<T: Transport<RoleClient> + 'static>(
     Ok(Probed::Unsupported {
         supported: Vec::new(),
     })
+}
+
+/// What a discover result says of the session: the newest of the `offered` versions the
+/// server supports, or none.
+fn discovered(offered: &[ProtocolVersion], result: DiscoverResult) -> Probed {
+    let chosen = offered
+        .iter()
+        .find(|version| result.supported_versions.contains(version));
+    match chosen {
+        Some(version) => Probed::Modern {
+            version: version.clone(),
+            result: Box::new(result),
+        },
+        None => Probed::Unsupported {
+            supported: names(&result.supported_versions),
+        },
+    }
 }
 
 /// A result rmcp did not read as a `DiscoverResult` that is one but for what the schema

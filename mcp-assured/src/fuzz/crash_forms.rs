@@ -113,16 +113,7 @@ pub(crate) fn crash_form(text: &str, sent: &str) -> Option<&'static str> {
 pub(crate) fn trace_in(stderr: &str) -> Option<(&'static str, String)> {
     TRACES.iter().find_map(|(pattern, what)| {
         let found = pattern.find(stderr)?;
-        let line_start = stderr[..found.start()].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = stderr[found.end()..]
-            .find('\n')
-            .map_or(stderr.len(), |i| found.end() + i);
-        let line: String = stderr[line_start..line_end]
-            .trim()
-            .chars()
-            .take(200)
-            .collect();
-        Some((*what, line))
+        Some((*what, super::leak::line_of(stderr, &found)))
     })
 }
 

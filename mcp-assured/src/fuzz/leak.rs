@@ -42,17 +42,21 @@ pub(crate) fn find(text: &str, sent: &str) -> Option<(&'static str, String)> {
         if sent.contains(matched) {
             return None;
         }
-        let line_start = text[..found.start()].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = text[found.end()..]
-            .find('\n')
-            .map_or(text.len(), |i| found.end() + i);
-        let line: String = text[line_start..line_end]
-            .trim()
-            .chars()
-            .take(200)
-            .collect();
-        Some((*what, line))
+        Some((*what, line_of(text, &found)))
     })
+}
+
+/// The line of `text` that `found` is on, trimmed, at most 200 characters.
+pub(super) fn line_of(text: &str, found: &regex::Match<'_>) -> String {
+    let line_start = text[..found.start()].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[found.end()..]
+        .find('\n')
+        .map_or(text.len(), |i| found.end() + i);
+    text[line_start..line_end]
+        .trim()
+        .chars()
+        .take(200)
+        .collect()
 }
 
 #[cfg(test)]
