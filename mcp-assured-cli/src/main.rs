@@ -87,7 +87,8 @@ enum Command {
     /// every tool with generated arguments, --concurrency calls in flight per session over
     /// --sessions sessions, for --duration seconds or --calls calls after --warmup calls;
     /// print p50/p90/p99/p99.9/max latency, throughput and errors by kind per tool; exit 1
-    /// if a threshold (--max-p99 MS, --max-error-rate, --min-throughput) is missed.
+    /// if a threshold (--max-p99 MS, --max-error-rate, --min-throughput) is missed, or a
+    /// call failed without --max-error-rate.
     ///
     /// Example: `mcp-assured bench --call 'echo={"message":"hi"}' --concurrency 8 --calls 5000 --max-p99 50 -- ./my-server`.
     Bench(commands::bench::BenchArgs),

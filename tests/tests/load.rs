@@ -8,7 +8,7 @@ use std::{panic::AssertUnwindSafe, process::Output, time::Duration};
 
 use mcp_assured::{
     Error, McpAssured, McpClient,
-    load::{self, ErrorKind, LoadReport},
+    load::{self, ErrorKind, LoadReport, Verdict},
 };
 use mcp_assured_examples::{ExampleServer, HttpOptions, serve::serve_streamable_http};
 use mcp_assured_tests::{Transport, connect, example_server_binary, peers, workspace_binary};
@@ -91,6 +91,38 @@ async fn a_weighted_mix_in_process_adds_up() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_call_fails_the_run_unless_an_error_rate_allows_it() {
+    let client = in_process().await;
+    let report = client
+        .load()
+        .call("fail", json!({}))
+        .calls(5)
+        .run()
+        .await
+        .unwrap();
+    assert!(!report.is_success(), "every call failed: {report}");
+    let missed: Vec<&Verdict> = report.missed().collect();
+    assert_eq!(missed.len(), 1, "{report}");
+    assert_eq!(missed[0].name, "max_error_rate");
+    assert!(
+        missed[0]
+            .limit
+            .contains("the default: every call must succeed"),
+        "{}",
+        missed[0].limit
+    );
+    let allowed = client
+        .load()
+        .call("fail", json!({}))
+        .calls(5)
+        .max_error_rate(1.0)
+        .run()
+        .await
+        .unwrap();
+    assert!(allowed.is_success(), "{allowed}");
+}
+
+#[tokio::test]
 async fn errors_are_counted_by_kind_and_fail_a_threshold() {
     let client = in_process().await;
     let report = client

@@ -63,7 +63,8 @@ pub(crate) struct BenchArgs {
     /// Exit 1 unless the 99th percentile latency is at most MS milliseconds.
     #[arg(long, value_name = "MS")]
     max_p99: Option<f64>,
-    /// Exit 1 unless at most this share of calls failed, any kind (0.01 = 1%).
+    /// Exit 1 unless at most this share of calls failed, any kind (0.01 = 1%). Without it,
+    /// one failed call exits 1.
     #[arg(long, value_name = "FRACTION")]
     max_error_rate: Option<f64>,
     /// Exit 1 unless at least this many calls per second completed.

@@ -301,6 +301,7 @@ impl<'a> LoadBuilder<'a> {
     }
 
     /// Fails the run unless at most this share of calls failed (0.0 to 1.0; any kind).
+    /// Without it, one failed call fails the run.
     pub fn max_error_rate(self, rate: f64) -> Self {
         self.threshold(Threshold::MaxErrorRate(rate))
     }

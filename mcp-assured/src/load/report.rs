@@ -241,6 +241,20 @@ impl LoadReport {
             thresholds: Vec::new(),
         };
         report.thresholds = thresholds.iter().map(|t| report.judge(t)).collect();
+        // A run whose calls fail is no success by default: a load run that only measured
+        // errors would otherwise pass.
+        if !thresholds
+            .iter()
+            .any(|threshold| matches!(threshold, Threshold::MaxErrorRate(_)))
+        {
+            let mut verdict = report.judge(&Threshold::MaxErrorRate(0.0));
+            verdict.limit = format!(
+                "{} (the default: every call must succeed; allow failures with \
+                 .max_error_rate(r) or --max-error-rate R)",
+                verdict.limit
+            );
+            report.thresholds.push(verdict);
+        }
         report
     }
 
@@ -289,7 +303,8 @@ impl LoadReport {
             .map(|tool| &tool.stats)
     }
 
-    /// Whether every threshold held (true when none was set).
+    /// Whether every threshold held: those set, and, unless an error rate was set, no call
+    /// failing (a run of failed calls is no success).
     pub fn is_success(&self) -> bool {
         self.thresholds.iter().all(|verdict| verdict.passed)
     }
