@@ -119,12 +119,7 @@ impl Recorder {
     /// The check found `clause` broken (one of several it tests): a failure for a MUST,
     /// else a warning.
     pub(super) fn broke(&mut self, name: &str, clause: Clause, message: impl Into<String>) {
-        let status = if clause.level.is_requirement() {
-            Status::Failed
-        } else {
-            Status::Warned
-        };
-        self.push(name, status, message, Some(clause));
+        self.broke_with(name, clause, message, serde_json::Value::Null);
     }
 
     /// [`broke`](Self::broke), with what explains it as JSON in the entry's details.

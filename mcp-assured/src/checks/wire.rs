@@ -3,8 +3,6 @@
 //! the connection speaks, as the official conformance suite's `wire-schema-valid` holds
 //! them. Run last, so it sees the answers to every other check's requests.
 
-use serde_json::json;
-
 use super::{
     clauses::{WIRE_SCHEMA, by},
     recorder::Recorder,
@@ -56,19 +54,7 @@ pub(super) fn check(client: &McpClient, report: &mut Recorder) {
         .iter()
         .map(|violation| violation.method.as_str())
         .collect();
-    let details = tally
-        .violations
-        .iter()
-        .map(|violation| {
-            json!({
-                "method": violation.method,
-                "definition": violation.definition,
-                "pointer": violation.pointer,
-                "message": violation.message,
-                "schemaSays": violation.schema_says,
-            })
-        })
-        .collect();
+    let details = serde_json::to_value(&tally.violations).unwrap_or_default();
     report.broke_with(
         NAME,
         by(report.revision(), &WIRE_SCHEMA),
@@ -80,7 +66,7 @@ pub(super) fn check(client: &McpClient, report: &mut Recorder) {
             tally.held,
             lines
         ),
-        serde_json::Value::Array(details),
+        details,
     );
 }
 

@@ -209,12 +209,15 @@ impl Session {
     }
 
     /// Sends one request with the per-call timeout (or `timeout`), holding whatever leave
-    /// the caller took. A crash starts the server again before returning.
+    /// the caller took. A crash starts the server again before returning. With
+    /// `watch_stderr` (valid input, whose tool error may be a crash), a tool error waits for
+    /// what the server wrote to stderr meanwhile.
     pub(crate) async fn call(
         &self,
         method: &str,
         params: &Value,
         timeout: Option<Duration>,
+        watch_stderr: bool,
     ) -> Outcome {
         let handle = match self.handle().await {
             Ok(handle) => handle,
@@ -235,7 +238,9 @@ impl Session {
         let outcome = match answer {
             Ok(result) => {
                 let elapsed = started.elapsed();
-                let stderr = if result.get("isError").and_then(Value::as_bool) == Some(true) {
+                let stderr = if watch_stderr
+                    && result.get("isError").and_then(Value::as_bool) == Some(true)
+                {
                     stderr_during(&handle.client, stderr_mark).await
                 } else {
                     None

@@ -49,8 +49,10 @@ use serde_json::Value;
 /// The revisions whose official schema is bundled, oldest first.
 pub const REVISIONS: [&str; 4] = ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
 
-/// One way a message breaks its revision's schema.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One way a message breaks its revision's schema (in JSON, camelCase: a `wire.schema`
+/// entry's details list them).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct WireViolation {
     /// The revision whose schema it breaks.
     pub revision: String,

@@ -97,9 +97,13 @@ impl Context<'_> {
         timeout: Option<Duration>,
     ) -> Outcome {
         let (method, params) = subject.request(&case.arguments);
+        // Only valid input's tool error can be a crash answered as one.
+        let watch_stderr = case.invalidity().is_none();
         if alone {
             let _alone = self.session.alone().await;
-            self.session.call(method, &params, timeout).await
+            self.session
+                .call(method, &params, timeout, watch_stderr)
+                .await
         } else {
             let _permit = self
                 .in_flight
@@ -107,7 +111,9 @@ impl Context<'_> {
                 .await
                 .expect("the semaphore is never closed");
             let _shared = self.session.shared().await;
-            self.session.call(method, &params, timeout).await
+            self.session
+                .call(method, &params, timeout, watch_stderr)
+                .await
         }
     }
 }
