@@ -16,7 +16,7 @@
 //! - a result, to the result of the request it answers (`CallToolResult` for `tools/call`;
 //!   `InputRequiredResult` for `resultType: "input_required"`), then to the response envelope.
 //!
-//! [`McpClient::wire_violations`](crate::McpClient::wire_violations) holds every message a
+//! `McpClient::wire_violations` (the `schema` feature) holds every message a
 //! client received to its session's revision; the `wire.schema` check does it for a `check`
 //! run; [`schema_for`] holds any message you have.
 //!
