@@ -205,7 +205,8 @@ pub enum Error {
         method: Option<String>,
         /// The HTTP status, for HTTP transports, when the failure was an HTTP error.
         status: Option<u16>,
-        /// What happened.
+        /// What happened (for an HTTP `429` or `503` with a `Retry-After` header, ending in
+        /// `Retry-After: <value>`: see [`Error::retry_after`]).
         reason: String,
     },
 
@@ -427,6 +428,36 @@ impl Error {
         }
     }
 
+    /// How long the server asked to be left alone, for an HTTP answer (`429 Too Many
+    /// Requests`, `503 Service Unavailable`) with a `Retry-After` header: its seconds, or the
+    /// time until its HTTP date (zero for a date past). `None` without the header, or when
+    /// it is neither.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mcp_assured::Error;
+    ///
+    /// let throttled = Error::Http {
+    ///     request: "POST /mcp/tools/echo/execute".into(),
+    ///     status: 429,
+    ///     retry_after: Some("2".into()),
+    ///     content_type: None,
+    ///     body: String::new(),
+    /// };
+    /// assert_eq!(throttled.retry_after(), Some(Duration::from_secs(2)));
+    /// ```
+    pub fn retry_after(&self) -> Option<Duration> {
+        let value = match self {
+            Error::Http { retry_after, .. } => retry_after.as_deref()?,
+            Error::Transport { reason, .. } => {
+                let at = reason.rfind(RETRY_AFTER)?;
+                &reason[at + RETRY_AFTER.len()..]
+            }
+            _ => return None,
+        };
+        parse_retry_after(value, std::time::SystemTime::now())
+    }
+
     /// The last lines the server process wrote to stderr, when the error carries them.
     pub fn stderr_tail(&self) -> Option<&str> {
         match self {
@@ -450,6 +481,19 @@ impl Error {
             reason: reason.into(),
         }
     }
+}
+
+/// What ends an [`Error::Transport`]'s reason when the answer had a `Retry-After` header.
+pub(crate) const RETRY_AFTER: &str = "Retry-After: ";
+
+/// A `Retry-After` value (RFC 9110 §10.2.3): delay-seconds, or an HTTP date, read at `now`.
+fn parse_retry_after(value: &str, now: std::time::SystemTime) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(seconds) = value.parse::<u64>() {
+        return Some(Duration::from_secs(seconds));
+    }
+    let at = httpdate::parse_http_date(value).ok()?;
+    Some(at.duration_since(now).unwrap_or_default())
 }
 
 fn http_details(status: Option<u16>, challenge: Option<&str>) -> String {
@@ -530,5 +574,46 @@ fn list(items: &[String]) -> String {
             .map(|i| format!("`{i}`"))
             .collect::<Vec<_>>()
             .join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, SystemTime};
+
+    use super::parse_retry_after;
+
+    #[test]
+    fn retry_after_is_seconds_or_an_http_date() {
+        let now = httpdate::parse_http_date("Sun, 29 Nov 2026 10:00:00 GMT").unwrap();
+        assert_eq!(parse_retry_after("3", now), Some(Duration::from_secs(3)));
+        assert_eq!(parse_retry_after(" 0 ", now), Some(Duration::ZERO));
+        assert_eq!(
+            parse_retry_after("Sun, 29 Nov 2026 10:00:05 GMT", now),
+            Some(Duration::from_secs(5))
+        );
+        assert_eq!(
+            parse_retry_after("Sun, 29 Nov 2026 09:00:00 GMT", now),
+            Some(Duration::ZERO),
+            "a date past asks for no wait"
+        );
+        assert_eq!(parse_retry_after("soon", SystemTime::now()), None);
+        assert_eq!(parse_retry_after("-1", SystemTime::now()), None);
+    }
+
+    #[test]
+    fn a_transport_failure_carries_its_retry_after_in_its_reason() {
+        let throttled = super::Error::Transport {
+            method: Some("tools/call".into()),
+            status: Some(429),
+            reason: "HTTP 429; Retry-After: 7".into(),
+        };
+        assert_eq!(throttled.retry_after(), Some(Duration::from_secs(7)));
+        let bare = super::Error::Transport {
+            method: None,
+            status: Some(500),
+            reason: "HTTP 500".into(),
+        };
+        assert_eq!(bare.retry_after(), None);
     }
 }

@@ -84,6 +84,13 @@ pub fn python_sdk_crashes_server_script() -> PathBuf {
     sources_dir().join("sdk_crashes_server.py")
 }
 
+/// Path of `tests/peers/file_tools_server.py`, a server on the Python SDK's `MCPServer`
+/// whose tools answer file paths (under a directory named in the arguments, under the
+/// client's roots) and one that names its own source file: run it with [`python`].
+pub fn python_file_tools_server_script() -> PathBuf {
+    sources_dir().join("file_tools_server.py")
+}
+
 /// Path of a venv's `python` that has the pinned `mcp` SDK, installing it first if needed.
 ///
 /// # Panics

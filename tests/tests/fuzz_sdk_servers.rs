@@ -4,11 +4,16 @@
 //! exception's message). Their planted crashes are found as `crash_as_tool_error`; a tool
 //! that answers what no client can read (a lone UTF-16 surrogate) is blamed alone, never the
 //! correct tools whose calls were in flight beside it; deliberate tool errors are no finding.
+//! File tools that answer the paths they were asked about leak nothing; a server naming its
+//! own source file does.
+
+#![allow(deprecated)] // roots are SEP-2577-deprecated; sessions of 2025-11-25 have them
 
 use std::time::Duration;
 
 use mcp_assured::{
     McpAssured, McpClient,
+    model::Root,
     report::{FindingKind, Report, Status, findings},
 };
 use mcp_assured_tests::peers;
@@ -154,6 +159,33 @@ async fn a_tool_slow_by_design_that_reports_progress_is_slow_not_hung() {
             .entry("fuzz.tools.trigger-long-running-operation.hang")
             .is_none(),
         "{report}"
+    );
+    client.close().await.unwrap();
+}
+
+/// File tools answer paths: those under a directory the arguments named, or under the
+/// client's roots, are what was asked for, no leak; the server's own source file in an error
+/// is one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn paths_the_caller_named_are_no_leak_and_the_servers_own_source_path_is() {
+    let client = McpAssured::client()
+        .protocol_version("2025-11-25")
+        .command(peers::python())
+        .arg(peers::python_file_tools_server_script())
+        .roots([Root::new("file:///srv/checkout")])
+        .build()
+        .await
+        .unwrap();
+    let report = fuzzed(&client, 3, 20).await;
+    assert_clean(&report, &["find_sources", "project_files"]);
+    let leak = report
+        .entry("fuzz.tools.load_settings.leaked_internals")
+        .unwrap_or_else(|| panic!("the server's own source path is a leak: {report}"));
+    assert_eq!(leak.status, Status::Failed, "{report}");
+    assert!(
+        leak.message.contains("file_tools_server.py"),
+        "{}",
+        leak.message
     );
     client.close().await.unwrap();
 }

@@ -8,7 +8,7 @@ use rmcp::transport::streamable_http_client::StreamableHttpError;
 use rmcp::{ServiceError, model::RequestId, service::ClientInitializeError};
 
 use crate::{
-    error::{Error, TlsProblem},
+    error::{Error, RETRY_AFTER, TlsProblem},
     transport::{
         diagnostics::{Diagnostics, Fault},
         http::CONNECTION_REFUSED,
@@ -39,6 +39,8 @@ const SESSION_EXPIRED: &str = "the server no longer knows this session (it answe
 #[derive(Debug, Default)]
 struct HttpFailure {
     status: Option<u16>,
+    /// The `Retry-After` of a 429 or 5xx.
+    retry_after: Option<String>,
     www_authenticate: Option<String>,
     connect_failed: bool,
     /// The connection failure was a refused connection (nothing listens).
@@ -65,7 +67,10 @@ fn http_failure(error: &(dyn StdError + 'static)) -> HttpFailure {
                     found.status = Some(403);
                     found.www_authenticate = Some(scope.www_authenticate_header.clone());
                 }
-                StreamableHttpError::HttpStatus(status) => found.status = Some(status.status),
+                StreamableHttpError::HttpStatus(status) => {
+                    found.status = Some(status.status);
+                    found.retry_after = status.retry_after.clone();
+                }
                 StreamableHttpError::UnexpectedServerResponse(message) => {
                     found.status = found.status.or_else(|| status_in_message(message));
                     found.unparsable = found.unparsable.take().or_else(|| unparsable_body(message));
@@ -86,10 +91,12 @@ fn http_failure(error: &(dyn StdError + 'static)) -> HttpFailure {
             if let PostError::Status {
                 status,
                 www_authenticate,
+                retry_after,
                 ..
             } = e
             {
                 found.status = Some(*status);
+                found.retry_after = retry_after.clone();
                 found.www_authenticate = www_authenticate.clone();
                 if *status == 404 {
                     found.reason = Some(format!("{SESSION_EXPIRED} ({e})"));
@@ -171,15 +178,27 @@ async fn closed(
         Some(failure) => Error::Transport {
             method,
             status: failure.status,
-            reason: failure
-                .reason
-                .unwrap_or_else(|| "sending the request failed".to_owned()),
+            reason: with_retry_after(
+                failure
+                    .reason
+                    .unwrap_or_else(|| "sending the request failed".to_owned()),
+                failure.retry_after.as_deref(),
+            ),
         },
         None => Error::Transport {
             method,
             status: None,
             reason: "the server closed the connection".to_owned(),
         },
+    }
+}
+
+/// `reason`, ending in the `Retry-After` the server sent, if any (what
+/// [`Error::retry_after`] reads).
+fn with_retry_after(reason: String, retry_after: Option<&str>) -> String {
+    match retry_after {
+        Some(value) => format!("{reason}; {RETRY_AFTER}{value}"),
+        None => reason,
     }
 }
 

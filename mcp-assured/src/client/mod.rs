@@ -958,6 +958,19 @@ impl McpClient {
             .collect()
     }
 
+    /// The roots the client answers `roots/list` with: those given to
+    /// [`ClientBuilder::roots`] or the last [`McpClient::set_roots`], none without either.
+    pub fn roots(&self) -> Vec<Root> {
+        self.shared
+            .harness
+            .state
+            .answers
+            .roots
+            .as_ref()
+            .map(|roots| roots.lock().unwrap_or_else(|p| p.into_inner()).clone())
+            .unwrap_or_default()
+    }
+
     /// Replaces the roots answered to `roots/list` and sends
     /// `notifications/roots/list_changed`. Needs [`ClientBuilder::roots`].
     pub async fn set_roots<I: IntoIterator<Item = Root>>(&self, roots: I) -> Result<()> {

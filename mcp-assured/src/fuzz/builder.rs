@@ -12,9 +12,10 @@ use tokio::sync::Semaphore;
 
 use super::{
     generate::Generator,
+    leak::OwnFolders,
     property::{Property, PropertyOutcome},
     regressions::{self, Regression},
-    report::Plan,
+    report::{Plan, RunEnd},
     run::{Context, SubjectRun, fuzz_subject},
     session::{Restart, Session},
     subject::Subject,
@@ -310,7 +311,7 @@ impl Fuzz {
             Ok(subjects) => subjects,
             Err(error) => {
                 plan.listing_failed(error);
-                return plan.report(Vec::new(), started.elapsed(), 0, false, Vec::new());
+                return plan.report(Vec::new(), started.elapsed(), RunEnd::default());
             }
         };
         let past = match &self.regressions {
@@ -342,6 +343,11 @@ impl Fuzz {
             },
             out_of_time: AtomicBool::new(false),
             wire: crate::wire_schema::schema_for(self.client.protocol_version()),
+            roots: root_paths(&self.client),
+            own_folders: match self.client.reached_by() {
+                Some(Reached::Command(command)) => OwnFolders::of_command(&command),
+                _ => OwnFolders::default(),
+            },
         };
         let mut runs = Vec::new();
         for subject in subjects {
@@ -377,15 +383,19 @@ impl Fuzz {
         let out_of_time = context
             .out_of_time
             .load(std::sync::atomic::Ordering::Relaxed);
-        let restarts = session.restarts();
-        let deaths = session.deaths.lock().expect("never poisoned").clone();
+        let end = RunEnd {
+            restarts: session.restarts(),
+            out_of_time,
+            deaths: session.deaths.lock().expect("never poisoned").clone(),
+            throttling: session.throttling(),
+        };
         // A client the run started itself is closed; the caller's is theirs.
-        if restarts > 0
+        if end.restarts > 0
             && let Some(client) = session.current_client().await
         {
             let _ = client.close().await;
         }
-        plan.report(results, started.elapsed(), restarts, out_of_time, deaths)
+        plan.report(results, started.elapsed(), end)
     }
 
     /// What the server offers that is to be fuzzed, in the order listed.
@@ -504,4 +514,11 @@ impl McpClient {
     pub fn fuzz(&self) -> Fuzz {
         Fuzz::new(self.clone())
     }
+}
+
+/// The client's roots as paths (roots are SEP-2577-deprecated; sessions of 2025-11-25 still
+/// ask for them).
+#[allow(deprecated)]
+fn root_paths(client: &McpClient) -> Vec<String> {
+    super::leak::absolute_paths(client.roots().iter().map(|root| root.uri.as_str()))
 }

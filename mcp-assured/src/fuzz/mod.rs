@@ -75,6 +75,20 @@
 //!
 //! Words the input itself carried are no crash (a tool may repeat what it is given).
 //!
+//! # A leak, and a file tool's answer
+//! `leaked_internals` is a stack trace (Python, Node.js, JVM, .NET, Go, Rust) or the path of
+//! a source file: one under a folder the server was started from (its program's, its
+//! script's), or under the usual system and home folders. A path the caller named is no leak,
+//! nor any under it: an absolute path in the arguments, or one of the client's roots
+//! ([`ClientBuilder::roots`](crate::ClientBuilder::roots)). Nor is text the input carried.
+//!
+//! # A server that asks for time
+//! An HTTP `429 Too Many Requests`, or `503 Service Unavailable` with `Retry-After`, is no
+//! answer of the tool's: every call is held back for as long as `Retry-After` asks (a second
+//! for a `429` without one, ten at most), then the call is sent again, up to five times.
+//! `fuzz.run` says how many refusals there were and how long the run waited; a call still
+//! refused after five tries is not judged, and makes `fuzz.run` a warning.
+//!
 //! # Crashes, hangs and speed
 //! Every call carries a progress token. Each progress notification about a call starts its
 //! per-call timeout again, up to six of them in all: a tool slow by design that says it is

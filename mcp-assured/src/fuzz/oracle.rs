@@ -5,7 +5,8 @@
 use serde_json::Value;
 
 use super::{
-    crash_forms, leak,
+    crash_forms,
+    leak::{self, Known, OwnFolders},
     property::{Property, Verdict},
     session::Outcome,
     subject::Subject,
@@ -62,6 +63,10 @@ pub(crate) struct Oracle<'a> {
     pub(crate) properties: &'a [Property],
     /// The official schema of the revision spoken, each result is held to.
     wire: Option<&'a WireSchema>,
+    /// The client's roots, as paths: a file under one is no leak.
+    roots: &'a [String],
+    /// The folders the server runs from: a source file under one is a leak.
+    own: &'a OwnFolders,
 }
 
 impl<'a> Oracle<'a> {
@@ -69,6 +74,7 @@ impl<'a> Oracle<'a> {
         subject: &'a Subject,
         properties: &'a [Property],
         wire: Option<&'a WireSchema>,
+        (roots, own): (&'a [String], &'a OwnFolders),
     ) -> Oracle<'a> {
         let output_schema = match subject {
             Subject::Tool {
@@ -83,6 +89,8 @@ impl<'a> Oracle<'a> {
             output_schema,
             properties,
             wire,
+            roots,
+            own,
         }
     }
 
@@ -111,7 +119,8 @@ impl<'a> Oracle<'a> {
             Outcome::Broken { what, .. } => {
                 Some(Failure::new(FindingKind::BrokenAnswer, what.clone()))
             }
-            Outcome::Unreachable { .. } => None,
+            // Never served: it says nothing of the input (the run's summary counts them).
+            Outcome::Unreachable { .. } | Outcome::Throttled { .. } => None,
             Outcome::Refused {
                 code: error_code,
                 message,
@@ -281,7 +290,17 @@ impl<'a> Oracle<'a> {
     }
 
     fn leak(&self, arguments: &Value, text: &str) -> Option<Failure> {
-        let (what, line) = leak::find(text, &strings_in(arguments))?;
+        let mut strings = Vec::new();
+        collect_texts(arguments, &mut strings);
+        let mut named = leak::absolute_paths(strings.iter().map(String::as_str));
+        named.extend(self.roots.iter().cloned());
+        let sent = strings.join("\n");
+        let known = Known {
+            sent: &sent,
+            named: &named,
+            own: self.own,
+        };
+        let (what, line) = leak::find(text, known)?;
         let mut failure = Failure::new(
             FindingKind::LeakedInternals,
             format!("the answer shows {what}: {line}"),

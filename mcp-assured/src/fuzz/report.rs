@@ -10,12 +10,26 @@ use super::{
     SUITE,
     generate::Unsupported,
     run::SubjectRun,
+    session::{THROTTLED_TRIES, Throttling},
     subject::{Subject, SubjectKind},
 };
 use crate::{
     checks::clauses,
     report::{Entry, Finding, FindingKind, Report, Status, finding::compact},
 };
+
+/// How the session fared, beside the findings.
+#[derive(Debug, Default)]
+pub(crate) struct RunEnd {
+    /// How many times the server was started again.
+    pub(crate) restarts: u32,
+    /// The time budget ran out before every input was sent.
+    pub(crate) out_of_time: bool,
+    /// What each crash left on stderr, and why a restart failed.
+    pub(crate) deaths: Vec<String>,
+    /// What the server's HTTP 429s and 503s cost the run.
+    pub(crate) throttling: Throttling,
+}
 
 /// What the run decided before and beside fuzzing, and how it turns into entries.
 #[derive(Debug)]
@@ -77,14 +91,13 @@ impl Plan {
     }
 
     /// The report: `fuzz.run` first, then what was decided early, then each subject.
-    pub(crate) fn report(
-        self,
-        runs: Vec<SubjectRun>,
-        took: Duration,
-        restarts: u32,
-        out_of_time: bool,
-        deaths: Vec<String>,
-    ) -> Report {
+    pub(crate) fn report(self, runs: Vec<SubjectRun>, took: Duration, end: RunEnd) -> Report {
+        let RunEnd {
+            restarts,
+            out_of_time,
+            deaths,
+            throttling,
+        } = end;
         let calls: u32 = runs.iter().map(|r| r.valid_calls + r.invalid_calls).sum();
         let count = |kind| runs.iter().filter(|r| r.subject.kind() == kind).count();
         let mut message = format!(
@@ -101,11 +114,32 @@ impl Plan {
         if out_of_time {
             message.push_str("; the time budget ran out before every input was sent");
         }
+        if throttling.refusals > 0 {
+            message.push_str(&format!(
+                "; the server refused {} calls with HTTP 429/503, and the run held its calls \
+                 back {:.1} s in all, as its Retry-After asked, then sent them again",
+                throttling.refusals,
+                throttling.paused.as_secs_f64()
+            ));
+        }
+        let given_up = throttling.given_up;
+        if given_up > 0 {
+            message.push_str(&format!(
+                "; {given_up} calls were still refused after {THROTTLED_TRIES} tries and \
+                 were not judged: fuzz it with fewer calls in flight (`.concurrency(..)`, \
+                 `--concurrency N`) or a higher rate limit"
+            ));
+        }
         message.push_str(&format!(
             "; to run the same inputs again: .seed({0}) or --seed {0}",
             self.seed
         ));
-        let mut summary = Entry::new(SUITE, "fuzz.run", Status::Passed, message);
+        let status = if given_up > 0 {
+            Status::Warned
+        } else {
+            Status::Passed
+        };
+        let mut summary = Entry::new(SUITE, "fuzz.run", status, message);
         summary.duration = Some(took);
         summary.details = json!({
             "seed": self.seed,
@@ -113,6 +147,11 @@ impl Plan {
             "restarts": restarts,
             "out_of_time": out_of_time,
             "server_deaths": deaths,
+            "throttled": {
+                "refusals": throttling.refusals,
+                "given_up": given_up,
+                "paused_secs": throttling.paused.as_secs_f64(),
+            },
         });
         let mut report = Report::default();
         report.push(summary);

@@ -59,6 +59,9 @@ pub(crate) enum Outcome {
     },
     /// The server is gone and could not be started again; nothing was sent.
     Unreachable { what: String },
+    /// The server kept answering HTTP `429` (or `503` with `Retry-After`) however long the
+    /// run waited as it asked: the call was never served, so it shows nothing of the input.
+    Throttled { status: u16, tries: u32 },
 }
 
 /// The first line of an error's message (the rest is the stderr tail, kept apart).
@@ -109,6 +112,48 @@ async fn stderr_during(client: &McpClient, mark: u64) -> Option<String> {
     diagnostics.stderr_since(mark)
 }
 
+/// How many times a call the server refused with HTTP `429`/`503` is sent again.
+pub(crate) const THROTTLED_TRIES: u32 = 5;
+
+/// The wait after a `429` without `Retry-After`.
+const THROTTLED_WAIT: Duration = Duration::from_secs(1);
+
+/// The longest wait a `Retry-After` gets: a server asking for more is tried again sooner
+/// (and, asking again, given up on after [`THROTTLED_TRIES`]).
+const MAX_THROTTLED_WAIT: Duration = Duration::from_secs(10);
+
+/// What the server's `429`s and `503`s cost the run.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct Throttling {
+    /// The answers `429`, or `503` with `Retry-After`.
+    pub(crate) refusals: u32,
+    /// The calls given up on after [`THROTTLED_TRIES`] refusals.
+    pub(crate) given_up: u32,
+    /// How long the run held its calls back, as the server asked.
+    pub(crate) paused: Duration,
+    /// Until when no call is sent.
+    until: Option<Instant>,
+}
+
+/// How long `error` asks the run to hold its calls back, when it is a refusal to serve now:
+/// `429 Too Many Requests` (a second without `Retry-After`), or `503 Service Unavailable`
+/// with `Retry-After` (without one, it is the server's failure, judged as any other).
+fn throttled(error: &Error) -> Option<(u16, Duration)> {
+    let Error::Transport {
+        status: Some(status @ (429 | 503)),
+        ..
+    } = error
+    else {
+        return None;
+    };
+    let wait = match (status, error.retry_after()) {
+        (_, Some(wait)) => wait,
+        (429, None) => THROTTLED_WAIT,
+        _ => return None,
+    };
+    Some((*status, wait.min(MAX_THROTTLED_WAIT)))
+}
+
 /// How a server that died is started again and connected to, when
 /// [`McpClient::reconnect`] cannot (a server the test started over HTTP, say).
 pub(crate) type Restart =
@@ -125,6 +170,7 @@ pub(crate) struct Session {
     /// What each crash left on stderr, and why a restart failed.
     pub(crate) deaths: std::sync::Mutex<Vec<String>>,
     restart: Option<Restart>,
+    throttling: std::sync::Mutex<Throttling>,
 }
 
 impl fmt::Debug for Session {
@@ -169,6 +215,7 @@ impl Session {
             restarts: AtomicU32::new(0),
             deaths: std::sync::Mutex::new(Vec::new()),
             restart,
+            throttling: std::sync::Mutex::new(Throttling::default()),
         })
     }
 
@@ -179,6 +226,32 @@ impl Session {
     /// How many times the server was started again.
     pub(crate) fn restarts(&self) -> u32 {
         self.restarts.load(Ordering::Relaxed)
+    }
+
+    /// What the server's refusals to serve now cost the run.
+    pub(crate) fn throttling(&self) -> Throttling {
+        *self.throttling.lock().expect("never poisoned")
+    }
+
+    /// Waits out what the server last asked with `Retry-After`.
+    async fn held_back(&self) {
+        let until = self.throttling.lock().expect("never poisoned").until;
+        if let Some(until) = until {
+            tokio::time::sleep_until(until.into()).await;
+        }
+    }
+
+    /// Notes a refusal asking for `wait`: every call waits it out before it is sent.
+    fn refused_for(&self, wait: Duration) {
+        let mut throttling = self.throttling.lock().expect("never poisoned");
+        throttling.refusals += 1;
+        let now = Instant::now();
+        let until = now + wait;
+        let from = throttling.until.filter(|&at| at > now).unwrap_or(now);
+        if until > from {
+            throttling.paused += until - from;
+            throttling.until = Some(until);
+        }
     }
 
     /// Why the server cannot be reached any more, if it cannot.
@@ -211,7 +284,9 @@ impl Session {
     /// Sends one request with the per-call timeout (or `timeout`), holding whatever leave
     /// the caller took. A crash starts the server again before returning. With
     /// `watch_stderr` (valid input, whose tool error may be a crash), a tool error waits for
-    /// what the server wrote to stderr meanwhile.
+    /// what the server wrote to stderr meanwhile. An HTTP `429` (or `503` with
+    /// `Retry-After`) holds every call back for as long as it asks, then sends this one
+    /// again, up to [`THROTTLED_TRIES`] times.
     pub(crate) async fn call(
         &self,
         method: &str,
@@ -219,9 +294,34 @@ impl Session {
         timeout: Option<Duration>,
         watch_stderr: bool,
     ) -> Outcome {
+        let mut tries = 0;
+        loop {
+            self.held_back().await;
+            tries += 1;
+            let (status, wait) = match self.send_once(method, params, timeout, watch_stderr).await {
+                Ok(outcome) => return outcome,
+                Err(refused) => refused,
+            };
+            self.refused_for(wait);
+            if tries == THROTTLED_TRIES {
+                self.throttling.lock().expect("never poisoned").given_up += 1;
+                return Outcome::Throttled { status, tries };
+            }
+        }
+    }
+
+    /// One try of [`Session::call`]: the outcome, or a refusal to serve now (its status, and
+    /// how long it asks the run to wait).
+    async fn send_once(
+        &self,
+        method: &str,
+        params: &Value,
+        timeout: Option<Duration>,
+        watch_stderr: bool,
+    ) -> Result<Outcome, (u16, Duration)> {
         let handle = match self.handle().await {
             Ok(handle) => handle,
-            Err(what) => return Outcome::Unreachable { what },
+            Err(what) => return Ok(Outcome::Unreachable { what }),
         };
         let timeout = timeout.unwrap_or(self.call_timeout);
         let stderr_mark = handle.client.diagnostics().stderr_mark();
@@ -235,6 +335,12 @@ impl Session {
             }
             Err(error) => (Err(error), None),
         };
+        if let Err(error) = &answer
+            && !handle.client.is_closed()
+            && let Some(refusal) = throttled(error)
+        {
+            return Err(refusal);
+        }
         let outcome = match answer {
             Ok(result) => {
                 let elapsed = started.elapsed();
@@ -299,7 +405,7 @@ impl Session {
         if outcome.lost_the_server() {
             self.restart(&handle, &outcome).await;
         }
-        outcome
+        Ok(outcome)
     }
 
     /// Whether the server still answers a `ping` within a second: a server that handles one

@@ -28,6 +28,8 @@ pub(crate) enum PostError {
     Status {
         status: u16,
         www_authenticate: Option<String>,
+        /// The `Retry-After` header, if any.
+        retry_after: Option<String>,
         body: String,
     },
     #[error("the message could not be sent: {0}")]
@@ -163,10 +165,17 @@ impl Transport<RoleClient> for SseTransport {
                 return Ok(());
             }
             let www_authenticate = www_authenticate(response.headers());
+            let retry_after = response
+                .headers()
+                .get(reqwest::header::RETRY_AFTER)
+                .and_then(|value| value.to_str().ok())
+                .filter(|value| value.len() <= 128)
+                .map(str::to_owned);
             let body = response.text().await.unwrap_or_default();
             Err(PostError::Status {
                 status: status.as_u16(),
                 www_authenticate,
+                retry_after,
                 body: snippet(&body),
             })
         }

@@ -3,12 +3,13 @@
 //! over HTTP+SSE at `/sse` and `/message` (`fault-server --transport sse`).
 
 use std::{
+    collections::VecDeque,
     io,
     sync::{
         Arc, Mutex,
-        atomic::{AtomicBool, Ordering},
+        atomic::{AtomicBool, AtomicU32, Ordering},
     },
-    time::Duration,
+    time::{Duration, Instant},
 };
 
 use axum::{
@@ -27,7 +28,7 @@ use serde_json::Value;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use super::{Fault, FaultServer, STRAY_RESPONSE};
+use super::{Fault, FaultServer, RATE_LIMIT, STRAY_RESPONSE};
 
 /// The `WWW-Authenticate` challenge of [`Fault::Unauthorized`].
 pub const CHALLENGE: &str = r#"Bearer realm="fault-server", error="invalid_token""#;
@@ -66,6 +67,8 @@ pub fn inject(app: Router, fault: Fault) -> Router {
         sessions: Mutex::new(Vec::new()),
         posting: AtomicBool::new(false),
         stream_open: AtomicBool::new(false),
+        served_calls: Mutex::new(VecDeque::new()),
+        calls: AtomicU32::new(0),
     });
     app.layer(middleware::from_fn_with_state(faults, misbehave))
 }
@@ -94,6 +97,10 @@ struct Faults {
     posting: AtomicBool,
     /// For [`Fault::StreamOpensLate`]: a standalone stream has been answered.
     stream_open: AtomicBool,
+    /// For [`Fault::RateLimited`]: when each call of the last second was served.
+    served_calls: Mutex<VecDeque<Instant>>,
+    /// For [`Fault::RateLimited`]: the calls that came, served or not.
+    calls: AtomicU32,
 }
 
 /// How long [`Fault::OneStreamAtATime`] holds each POST, and [`Fault::StreamOpensLate`]
@@ -164,6 +171,19 @@ async fn misbehave(State(faults): State<Arc<Faults>>, request: Request, next: Ne
                 if is_call {
                     faults.expired.store(true, Ordering::SeqCst);
                 }
+            }
+            next.run(Request::from_parts(parts, Body::from(bytes)))
+                .await
+        }
+        Fault::RateLimited if request.method() == Method::POST => {
+            let (parts, body) = request.into_parts();
+            let Ok(bytes) = axum::body::to_bytes(body, BODY_LIMIT).await else {
+                return (StatusCode::PAYLOAD_TOO_LARGE, "body too large").into_response();
+            };
+            let is_call = serde_json::from_slice::<Value>(&bytes)
+                .is_ok_and(|message| message["method"] == "tools/call");
+            if is_call && let Some(refusal) = rate_limit(&faults) {
+                return refusal;
             }
             next.run(Request::from_parts(parts, Body::from(bytes)))
                 .await
@@ -295,6 +315,41 @@ async fn misbehave(State(faults): State<Arc<Faults>>, request: Request, next: Ne
         }
         _ => next.run(request).await,
     }
+}
+
+/// [`Fault::RateLimited`]: the refusal of a call, or `None` to serve it.
+fn rate_limit(faults: &Faults) -> Option<Response> {
+    let nth = faults.calls.fetch_add(1, Ordering::SeqCst) + 1;
+    if nth == 3 {
+        return Some(
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                [(header::RETRY_AFTER, "1")],
+                "down for maintenance",
+            )
+                .into_response(),
+        );
+    }
+    let mut served = faults.served_calls.lock().expect("never poisoned");
+    let now = Instant::now();
+    while served
+        .front()
+        .is_some_and(|at| now.duration_since(*at) >= Duration::from_secs(1))
+    {
+        served.pop_front();
+    }
+    if served.len() >= RATE_LIMIT {
+        return Some(
+            (
+                StatusCode::TOO_MANY_REQUESTS,
+                [(header::RETRY_AFTER, "1")],
+                "rate limit exceeded",
+            )
+                .into_response(),
+        );
+    }
+    served.push_back(now);
+    None
 }
 
 /// [`Fault::StreamOpensLate`]: a request is answered with an error, anything else served.

@@ -165,7 +165,15 @@ pub enum Fault {
     /// stdio, 2026-07-28: `resultType` is taken out of every `server/discover` answer, the
     /// client's probe included.
     DiscoverWithoutResultType,
+    /// HTTP: `tools/call` is rate limited. Past [`RATE_LIMIT`] calls in the last second, a
+    /// call is answered `429 Too Many Requests` with `Retry-After: 1`; the third call of the
+    /// process is answered `503 Service Unavailable` with `Retry-After: 1`, a moment's
+    /// maintenance. Neither reaches the server.
+    RateLimited,
 }
+
+/// How many `tools/call` a second [`Fault::RateLimited`] serves.
+pub const RATE_LIMIT: usize = 20;
 
 /// How long an `echo` of [`Fault::SwapAnswers`] waits for another to swap answers with.
 pub const SWAP_WINDOW: Duration = Duration::from_millis(50);
@@ -175,7 +183,7 @@ pub const LEAK_PER_SESSION: usize = 3 * 1024 * 1024;
 
 impl Fault {
     /// Every fault with its command-line name.
-    pub const ALL: [(&'static str, Fault); 45] = [
+    pub const ALL: [(&'static str, Fault); 46] = [
         ("none", Fault::None),
         ("exit-at-start", Fault::ExitAtStart),
         ("crash-on-initialize", Fault::CrashOnInitialize),
@@ -227,6 +235,7 @@ impl Fault {
             "discover-without-result-type",
             Fault::DiscoverWithoutResultType,
         ),
+        ("rate-limited", Fault::RateLimited),
     ];
 
     /// The command-line name, e.g. `partial-json`.

@@ -17,5 +17,6 @@ mod http;
 mod mcp_test;
 mod revision_2026;
 mod stdio;
+mod throttled;
 mod transport_checks;
 mod wire_schema;

@@ -56,6 +56,10 @@ pub(crate) struct Context<'a> {
     pub(crate) out_of_time: AtomicBool,
     /// The official schema of the revision spoken, each answer is held to.
     pub(crate) wire: Option<crate::wire_schema::WireSchema>,
+    /// The client's roots, as paths: what a file tool may answer.
+    pub(crate) roots: Vec<String>,
+    /// The folders the server runs from, whose source files it must not show.
+    pub(crate) own_folders: super::leak::OwnFolders,
 }
 
 /// What fuzzing one subject found.
@@ -132,7 +136,12 @@ pub(crate) async fn fuzz_subject(
     generator: Generator,
     regressions: &[Regression],
 ) -> SubjectRun {
-    let oracle = Oracle::new(&subject, context.properties, context.wire.as_ref());
+    let oracle = Oracle::new(
+        &subject,
+        context.properties,
+        context.wire.as_ref(),
+        (&context.roots, &context.own_folders),
+    );
     let mut run = SubjectRun {
         subject: subject.clone(),
         valid_calls: 0,
@@ -326,7 +335,8 @@ fn finding(
         | Outcome::Slow { .. }
         | Outcome::Crashed { .. }
         | Outcome::Broken { .. }
-        | Outcome::Unreachable { .. } => Value::Null,
+        | Outcome::Unreachable { .. }
+        | Outcome::Throttled { .. } => Value::Null,
     };
     Finding {
         kind: smallest.failure.kind,
