@@ -8,7 +8,7 @@
 # Inputs, as the action passes them: INPUT_SERVER (a URL, or the command line that starts
 # the server over stdio) or INPUT_CONFIG (+ INPUT_SERVER_NAME), INPUT_JUNIT, INPUT_SNAPSHOTS,
 # INPUT_CALLS (one TOOL=JSON per line), INPUT_SKIP (checks to report as skipped, separated by
-# spaces or lines), INPUT_STRICT (`true`: SHOULD-level findings fail too), INPUT_FUZZ
+# spaces or lines), INPUT_STRICT (`true`: every warning fails, of check and fuzz), INPUT_FUZZ
 # (`true`: fuzz too), INPUT_FUZZ_ARGS (more options for `fuzz`), INPUT_ARGS (more options for
 # every command).
 set -euo pipefail

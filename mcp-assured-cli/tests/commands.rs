@@ -663,3 +663,30 @@ fn check_skip_reports_known_faults_as_skipped_with_what_they_found() {
         "{message}"
     );
 }
+
+/// `--strict` fails every warning, the server tests' among them (a suite without a required
+/// test, a TestResult without `duration`), not only the protocol checks'.
+#[test]
+fn check_strict_fails_the_server_tests_warnings_too() {
+    let server = [
+        "python3",
+        mcp_assured_tests::peers::SELFTEST_SERVER,
+        "--incomplete",
+    ];
+    let lenient = mcp_assured(&[&["check", "--"][..], &server].concat());
+    let text = stdout(&lenient);
+    assert!(
+        text.contains("WARN mcp.test.tools.no_duration: echo answers"),
+        "{text}"
+    );
+    let strict = mcp_assured(&[&["check", "--strict", "--"][..], &server].concat());
+    let text = stdout(&strict);
+    assert_eq!(strict.status.code(), Some(1), "{text}");
+    for test in ["mcp.test.tools.no_duration", "server_tests.coverage"] {
+        assert!(
+            text.contains(&format!("FAIL {test}: (a warning, failed by strict) ")),
+            "{test}: {text}"
+        );
+    }
+    assert!(!text.contains("WARN "), "{text}");
+}

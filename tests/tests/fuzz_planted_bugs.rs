@@ -252,6 +252,24 @@ async fn a_schema_nothing_can_be_generated_from_is_reported_not_skipped() {
         report.entry("fuzz.tools.echo").unwrap().status,
         Status::Passed
     );
+    // Strict: every warning fails, the run's own among them.
+    let strict = client
+        .fuzz()
+        .tool("external")
+        .seed(4)
+        .cases(10)
+        .strict(true)
+        .run()
+        .await;
+    let external = strict.entry("fuzz.tools.external").unwrap();
+    assert_eq!(external.status, Status::Failed, "{strict}");
+    assert!(
+        external
+            .message
+            .starts_with("(a warning, failed by strict) not fuzzed"),
+        "{}",
+        external.message
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

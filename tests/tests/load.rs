@@ -33,18 +33,25 @@ async fn example_http() -> (String, tokio::task::JoinHandle<()>) {
     (url, task)
 }
 
-/// Percentiles in order, counts that add up over tools, a window and a throughput.
+/// Percentiles in order (of the calls that succeeded, and apart of those that failed),
+/// counts that add up over tools, a window and a throughput of the calls that succeeded.
 #[track_caller]
 fn assert_plausible(report: &LoadReport, calls: u64) {
-    let l = report.latency;
-    assert!(
-        l.min <= l.p50 && l.p50 <= l.p90 && l.p90 <= l.p99 && l.p99 <= l.p999 && l.p999 <= l.max,
-        "percentiles out of order: {l:?}"
-    );
-    assert!(
-        l.min > Duration::ZERO && l.max < Duration::from_secs(20),
-        "{l:?}"
-    );
+    for (l, measured) in [
+        (report.latency, report.calls - report.errors),
+        (report.failed_latency, report.errors),
+    ] {
+        assert!(
+            l.min <= l.p50
+                && l.p50 <= l.p90
+                && l.p90 <= l.p99
+                && l.p99 <= l.p999
+                && l.p999 <= l.max,
+            "percentiles out of order: {l:?}"
+        );
+        assert_eq!(l.min > Duration::ZERO, measured > 0, "{l:?}");
+        assert!(l.max < Duration::from_secs(20), "{l:?}");
+    }
     assert_eq!(report.calls, calls, "{report}");
     let per_tool: u64 = report.tools.iter().map(|tool| tool.stats.calls).sum();
     assert_eq!(per_tool, report.calls, "{report}");
@@ -53,7 +60,7 @@ fn assert_plausible(report: &LoadReport, calls: u64) {
     let by_kind: u64 = report.errors_by_kind.iter().map(|e| e.count).sum();
     assert_eq!(by_kind, report.errors, "{report}");
     assert!(report.window > Duration::ZERO);
-    let expected = report.calls as f64 / report.window.as_secs_f64();
+    let expected = (report.calls - report.errors) as f64 / report.window.as_secs_f64();
     assert!((report.throughput - expected).abs() < 1e-6 * expected.max(1.0));
 }
 
@@ -120,6 +127,24 @@ async fn a_failed_call_fails_the_run_unless_an_error_rate_allows_it() {
         .await
         .unwrap();
     assert!(allowed.is_success(), "{allowed}");
+    // No call succeeded: a latency threshold has nothing to hold, and is missed.
+    let unmeasured = client
+        .load()
+        .call("fail", json!({}))
+        .calls(5)
+        .max_error_rate(1.0)
+        .max_p99(Duration::from_secs(1))
+        .run()
+        .await
+        .unwrap();
+    let missed: Vec<&Verdict> = unmeasured.missed().collect();
+    assert_eq!(missed.len(), 1, "{unmeasured}");
+    assert_eq!(missed[0].name, "max_p99");
+    assert!(
+        missed[0].measured.contains("no call succeeded"),
+        "{}",
+        missed[0].measured
+    );
 }
 
 #[tokio::test]
@@ -150,8 +175,26 @@ async fn errors_are_counted_by_kind_and_fail_a_threshold() {
     assert_eq!(kinds("fail"), [ErrorKind::ToolError]);
     assert_eq!(kinds("hang"), [ErrorKind::Timeout]);
     assert_eq!(report.tool("echo").unwrap().errors, 0, "{report}");
+    // The failed calls' latencies are apart: the timeouts' waits are no echo's latency.
     let hang = report.tool("hang").unwrap();
-    assert!(hang.latency.min >= Duration::from_millis(200), "{report}");
+    assert!(
+        hang.failed_latency.min >= Duration::from_millis(200),
+        "{report}"
+    );
+    assert_eq!(hang.latency.max, Duration::ZERO, "{report}");
+    assert_eq!(hang.throughput, 0.0, "{report}");
+    let echo = report.tool("echo").unwrap();
+    assert!(echo.latency.max < Duration::from_millis(200), "{report}");
+    assert!(
+        report.latency.max < Duration::from_millis(200),
+        "the run's latency is that of the calls that succeeded: {report}"
+    );
+    assert!(
+        report
+            .to_string()
+            .contains("hang failed calls' latency: p50"),
+        "{report}"
+    );
     let example = &report.tool("fail").unwrap().errors_by_kind[0].example;
     assert!(example.contains("Connection refused"), "{example}");
 

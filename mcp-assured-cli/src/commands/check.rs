@@ -35,9 +35,9 @@ pub(crate) struct CheckArgs {
     /// The line still says what it found. Repeatable.
     #[arg(long, value_name = "CHECK")]
     skip: Vec<String>,
-    /// Fail the checks that find a SHOULD of the specification broken (or a sentence
-    /// without a keyword), which otherwise warn and leave the exit status 0: only a MUST
-    /// broken fails a check without it.
+    /// Fail every warning, which otherwise leaves the exit status 0: the checks that find a
+    /// SHOULD of the specification broken (or a sentence without a keyword; without it only
+    /// a MUST broken fails), and the server tests' and parity's warnings.
     #[arg(long)]
     strict: bool,
     /// A token the server issued that has expired: check that the server refuses it with
@@ -150,6 +150,8 @@ pub(crate) async fn run(args: CheckArgs, json: bool) -> Outcome {
             }
         }
     };
+    // Strict: every warning of every part fails.
+    let strictly = |part: Report| if args.strict { part.strictly() } else { part };
     // One report for the text and JUnit; the JSON keeps each part under its own key.
     let mut report = Report::default();
     let mut json_report = Map::new();
@@ -163,12 +165,13 @@ pub(crate) async fn run(args: CheckArgs, json: bool) -> Outcome {
             let discovery = Entry::new(server_tests::SUITE, "discovery", Status::Failed, message);
             Report::from_iter([discovery])
         });
+        let tests = strictly(tests);
         print_all(&tests);
         add("server_tests", tests);
     }
     add("protocol_checks", client.check_with(&options).await);
     if let Some(rest) = &rest {
-        let parity_report = check_parity_with(&client, rest, &parity).await;
+        let parity_report = strictly(check_parity_with(&client, rest, &parity).await);
         print_all(&parity_report);
         add("parity_checks", parity_report);
     }

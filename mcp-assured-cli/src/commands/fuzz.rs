@@ -59,8 +59,10 @@ pub(crate) struct FuzzArgs {
     /// A regression file: its past findings are sent first, and new ones added to it.
     #[arg(long, value_name = "FILE")]
     regressions: Option<PathBuf>,
-    /// Fail the findings that only warn: an extra property accepted, a prompt that serves a
-    /// missing required argument (a SHOULD of the specification).
+    /// Fail every warning: the findings that only warn (an extra property accepted, a prompt
+    /// that serves a missing required argument, a finding seen only with other calls in
+    /// flight, a slow tool) and the run's own (a schema no input can be generated from, calls
+    /// the server kept refusing).
     #[arg(long)]
     strict: bool,
     /// Write a JUnit XML report here (for CI systems).

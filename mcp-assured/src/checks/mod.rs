@@ -281,9 +281,10 @@ impl CheckOptions {
         self
     }
 
-    /// Fails the checks that find a SHOULD broken (or a sentence without a keyword), which
-    /// otherwise warn: each check is graded by the clause it tests ([`Entry::clause`]), and
-    /// only a MUST or MUST NOT broken fails it unless strict.
+    /// Fails every check that warns: those that find a SHOULD broken (or a sentence without
+    /// a keyword), graded by the clause it tests ([`Entry::clause`]), where only a MUST or
+    /// MUST NOT broken fails unless strict. The server's own tests and parity are reports of
+    /// their own: [`Report::strictly`](crate::report::Report::strictly) judges them alike.
     ///
     /// [`Entry::clause`]: crate::report::Entry::clause
     #[must_use]

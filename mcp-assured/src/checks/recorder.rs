@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use super::clauses::{self, Revision};
-use crate::report::{Clause, Entry, Report, Status};
+use crate::report::{Clause, Entry, FAILED_BY_STRICT, Report, Status};
 
 /// A suite's report in the making. The checks run one after another, so each is timed from
 /// the end of the one before.
@@ -78,7 +78,7 @@ impl Recorder {
         let mut message = message.into();
         let mut status = status;
         if status == Status::Warned && self.strict {
-            message = format!("(a warning, failed by strict) {message}");
+            message = format!("{FAILED_BY_STRICT}{message}");
             status = Status::Failed;
         }
         if status != Status::Skipped && self.skipping.iter().any(|pattern| matches(pattern, name)) {

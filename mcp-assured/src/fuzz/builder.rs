@@ -179,8 +179,11 @@ impl Fuzz {
         self
     }
 
-    /// Warnings fail: an extra property accepted where `additionalProperties` is false, a
-    /// prompt that serves a missing required argument (SHOULDs of the specification).
+    /// Every warning fails ([`Report::strictly`]): an extra property accepted where
+    /// `additionalProperties` is false, a prompt that serves a missing required argument (a
+    /// SHOULD of the specification), a finding seen only with other calls in flight, a slow
+    /// tool, and the run's own warnings (a schema no input can be generated from, a subject
+    /// never called, calls the server kept refusing with HTTP 429).
     pub fn strict(mut self, strict: bool) -> Self {
         self.strict = strict;
         self
@@ -328,6 +331,17 @@ impl Fuzz {
             .call_timeout
             .unwrap_or_else(|| DEFAULT_CALL_TIMEOUT.min(self.client.timeout()));
         let session = Session::new(self.client.clone(), call_timeout, self.restart.clone());
+        let mut runs = Vec::new();
+        for subject in subjects {
+            if subject.is_destructive() && !self.include_destructive {
+                plan.destructive(&subject);
+                continue;
+            }
+            match Generator::new(&subject.argument_schema()) {
+                Ok(generator) => runs.push((subject, generator)),
+                Err(unsupported) => plan.unsupported(&subject, &unsupported),
+            }
+        }
         let context = Context {
             session: &session,
             in_flight: Semaphore::new(self.concurrency),
@@ -348,18 +362,8 @@ impl Fuzz {
                 Some(Reached::Command(command)) => OwnFolders::of_command(&command),
                 _ => OwnFolders::default(),
             },
+            all_sent: tokio::sync::Barrier::new(runs.len()),
         };
-        let mut runs = Vec::new();
-        for subject in subjects {
-            if subject.is_destructive() && !self.include_destructive {
-                plan.destructive(&subject);
-                continue;
-            }
-            match Generator::new(&subject.argument_schema()) {
-                Ok(generator) => runs.push((subject, generator)),
-                Err(unsupported) => plan.unsupported(&subject, &unsupported),
-            }
-        }
         let results: Vec<SubjectRun> = join_all(runs.into_iter().map(|(subject, generator)| {
             let mine: Vec<Regression> = past
                 .iter()

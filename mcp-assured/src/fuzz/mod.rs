@@ -99,12 +99,18 @@
 //! Calls go out [`DEFAULT_CONCURRENCY`] at a time. A crash takes every call in flight with
 //! it, so each of those is sent again alone to tell the input that killed the server; a
 //! stdio server is started again ([`McpClient::reconnect`](crate::McpClient::reconnect))
-//! and the run goes on. A hang is the input's when the server still answers a `ping`. The
-//! first hang or crash of a subject ends that subject's phase (each more would cost a
-//! timeout or a restart). While shrinking a hang, a call counts as hung after twenty times
-//! the slowest answer seen (at least 250 ms), shrinking stops after five per-call timeouts,
-//! and the smallest input is confirmed with the full timeout. The failures of valid inputs
-//! shrink while the invalid ones are sent.
+//! and the run goes on. A hang is the input's when the server answers a `ping` right after
+//! it. The first hang or crash of a subject ends that subject's phase (each more would cost
+//! a timeout or a restart), and a subject that hung on a valid input is sent no invalid ones.
+//! A hang is shrunk with many candidates in flight together, each judged hung after ten
+//! times the slowest answers seen (at least 100 ms, at most a quarter of the per-call
+//! timeout), for two per-call timeouts at most; each smaller input is confirmed with the
+//! full timeout as soon as it is found, while the shrinking and the other subjects go on, and
+//! the smallest confirmed is reported. So one hanging tool costs about two per-call timeouts:
+//! one to see the hang, one to confirm its smallest input. The failures of valid inputs
+//! shrink while the invalid ones are sent. Each finding's shrunk input is sent again alone
+//! (no other call in flight) once every subject has sent all the rest, so the call alone
+//! waits for no hang.
 //!
 //! # Seeds and regression files
 //! Every input follows from the run's seed (printed in `fuzz.run`; [`Fuzz::seed`], `--seed`,

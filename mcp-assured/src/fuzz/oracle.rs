@@ -103,7 +103,7 @@ impl<'a> Oracle<'a> {
     ) -> Option<Failure> {
         match outcome {
             Outcome::Crashed { what, .. } => Some(Failure::new(FindingKind::Crash, what.clone())),
-            Outcome::Hung { timeout } => Some(Failure::new(
+            Outcome::Hung { timeout, .. } => Some(Failure::new(
                 FindingKind::Hang,
                 format!("no answer within {timeout:?}"),
             )),

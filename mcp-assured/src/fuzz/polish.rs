@@ -7,6 +7,8 @@
 
 use std::future::Future;
 
+use futures::future::join_all;
+
 use serde_json::{Number, Value};
 
 /// Where a value sits in the input: object keys and array indices.
@@ -168,40 +170,75 @@ fn toward_zero(number: &Number) -> Vec<Value> {
 }
 
 /// Shrinks `value` while `fails` says a candidate still fails, trying at most `budget`
-/// candidates that `keeps` (the input stays what it was); returns the smallest and how many
-/// were tried.
+/// candidates that `keeps` (the input stays what it was), `width` of them at a time (the
+/// first in order that fails is taken, as one at a time would have it, and handed to
+/// `taken`); returns the smallest and how many were tried.
+///
+/// More than one at a time pays when a failing candidate costs a wait (a hang, judged by a
+/// timeout): a batch costs one wait, not one each.
 pub(crate) async fn polish<F, Fut>(
     mut value: Value,
     budget: u32,
     keeps: impl Fn(&Value) -> bool,
+    width: usize,
     mut fails: F,
+    mut taken: impl FnMut(&Value),
 ) -> (Value, u32)
 where
     F: FnMut(Value) -> Fut,
     Fut: Future<Output = bool>,
 {
+    let width = width.max(1);
     let mut tried = 0;
     'again: loop {
-        for path in paths(&value) {
-            let Some(here) = at(&value, &path) else {
-                continue;
-            };
-            for candidate in smaller(here) {
-                let whole = replaced(&value, &path, candidate);
-                if whole == value || !keeps(&whole) {
+        let mut batch: Vec<Value> = Vec::with_capacity(width);
+        let mut out_of_budget = false;
+        let paths = paths(&value);
+        let mut paths = paths.iter();
+        loop {
+            // Fill the batch from the candidates in order, then try it.
+            let mut exhausted = false;
+            while batch.len() < width && !out_of_budget {
+                let Some(path) = paths.next() else {
+                    exhausted = true;
+                    break;
+                };
+                let Some(here) = at(&value, path) else {
                     continue;
-                }
-                if tried >= budget {
-                    return (value, tried);
-                }
-                tried += 1;
-                if fails(whole.clone()).await {
-                    value = whole;
-                    continue 'again;
+                };
+                for candidate in smaller(here) {
+                    let whole = replaced(&value, path, candidate);
+                    if whole == value || !keeps(&whole) {
+                        continue;
+                    }
+                    if tried + batch.len() as u32 >= budget {
+                        out_of_budget = true;
+                        break;
+                    }
+                    batch.push(whole);
                 }
             }
+            // A path's candidates may overfill the batch: the rest wait for the next one.
+            let rest = if batch.len() > width {
+                batch.split_off(width)
+            } else {
+                Vec::new()
+            };
+            if batch.is_empty() {
+                return (value, tried);
+            }
+            tried += batch.len() as u32;
+            let verdicts = join_all(batch.iter().cloned().map(&mut fails)).await;
+            if let Some(first) = verdicts.iter().position(|&failed| failed) {
+                value = batch.swap_remove(first);
+                taken(&value);
+                continue 'again;
+            }
+            batch = rest;
+            if (exhausted || out_of_budget) && batch.is_empty() {
+                return (value, tried);
+            }
         }
-        return (value, tried);
     }
 }
 
@@ -213,10 +250,18 @@ mod tests {
 
     fn shrink(value: Value, fails: impl Fn(&Value) -> bool) -> (Value, u32) {
         let keeps = |_: &Value| true;
-        futures::executor::block_on(polish(value, 200, keeps, |candidate| {
-            let result = fails(&candidate);
-            async move { result }
-        }))
+        let polished = polish(
+            value,
+            200,
+            keeps,
+            1,
+            |candidate| {
+                let result = fails(&candidate);
+                async move { result }
+            },
+            |_| {},
+        );
+        futures::executor::block_on(polished)
     }
 
     #[test]
@@ -227,6 +272,34 @@ mod tests {
         });
         assert_eq!(smallest, json!({"query": "ë"}));
         assert!(tried < 60, "{tried}");
+    }
+
+    #[test]
+    fn candidates_tried_together_shrink_to_what_one_at_a_time_does() {
+        let long = format!("{}ë{}", "x".repeat(70), "y".repeat(40));
+        let input = json!({"query": long, "limit": 7});
+        let fails = |v: &Value| v["query"].as_str().is_some_and(|q| !q.is_ascii());
+        let keeps = |_: &Value| true;
+        let mut taken = Vec::new();
+        let (together, _) = futures::executor::block_on(polish(
+            input.clone(),
+            200,
+            keeps,
+            8,
+            |c| {
+                let result = fails(&c);
+                async move { result }
+            },
+            |value| taken.push(value.clone()),
+        ));
+        assert_eq!(
+            taken.last(),
+            Some(&together),
+            "the last taken is the smallest"
+        );
+        let (alone, _) = shrink(input, fails);
+        assert_eq!(together, alone);
+        assert_eq!(together, json!({"query": "ë"}));
     }
 
     #[test]
@@ -253,7 +326,9 @@ mod tests {
             json!({"items": ["abc", "d", "éé", "", "zz"]}),
             100,
             keeps,
+            1,
             |_| async { true },
+            |_| {},
         ));
         assert_eq!(smallest, json!({"items": ["", "", "", "", ""]}));
     }

@@ -159,7 +159,13 @@ impl Plan {
         for run in runs {
             report.extend(self.entries_of(run));
         }
-        report
+        // Strict: every warning fails, the run's own (a schema no input can be made from, a
+        // subject never called, calls the server kept refusing) as well as the findings'.
+        if self.strict {
+            report.strictly()
+        } else {
+            report
+        }
     }
 
     fn entries_of(&self, run: SubjectRun) -> Vec<Entry> {

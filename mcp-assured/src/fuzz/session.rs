@@ -38,7 +38,14 @@ pub(crate) enum Outcome {
         data: Option<Value>,
     },
     /// Nothing came back within the per-call timeout (the request was cancelled).
-    Hung { timeout: Duration },
+    Hung {
+        timeout: Duration,
+        /// Whether the server was stuck: it did not answer a `ping` right after (`true`;
+        /// one that handles a request at a time is stuck behind the hung one), it did
+        /// (`false`: the hang is the input's), or it was started again meanwhile (`None`:
+        /// nobody knows).
+        stuck: Option<bool>,
+    },
     /// The server kept sending progress about the call, each within the per-call timeout,
     /// but had not answered when the cap on a call's time ran out (then it was cancelled):
     /// slow, not hung.
@@ -375,7 +382,10 @@ impl Session {
                 if progress > 0 && waited + timeout / 2 >= cap {
                     Outcome::Slow { progress, waited }
                 } else {
-                    Outcome::Hung { timeout }
+                    Outcome::Hung {
+                        timeout,
+                        stuck: self.stuck(&handle).await,
+                    }
                 }
             }
             Err(error) if input_required::is_unanswered(&error) => Outcome::Answered {
@@ -408,18 +418,23 @@ impl Session {
         Ok(outcome)
     }
 
-    /// Whether the server still answers a `ping` within a second: a server that handles one
-    /// request at a time is stuck behind a hung one.
-    pub(crate) async fn answers(&self) -> bool {
-        let Ok(handle) = self.handle().await else {
-            return false;
-        };
-        handle
+    /// Whether the server `handle` reached is stuck (it does not answer a `ping` within a
+    /// second), asked right after a call to it hung; `None` when it was started again since
+    /// (a crash of another call's), so a ping would ask another server.
+    async fn stuck(&self, handle: &Handle) -> Option<bool> {
+        if self.current.lock().await.generation != handle.generation {
+            return None;
+        }
+        let answered = handle
             .client
             .with_timeout(Duration::from_secs(1))
             .ping()
             .await
-            .is_ok()
+            .is_ok();
+        if !answered && self.current.lock().await.generation != handle.generation {
+            return None;
+        }
+        Some(!answered)
     }
 
     /// Starts the server again after a hung request left it deaf.

@@ -2,8 +2,9 @@
 //! with a weight), or every tool with arguments generated from its `inputSchema` as the
 //! fuzzer generates valid ones, sent with a number of calls in flight per session over one
 //! or more sessions, for a duration or a count, after a warm-up that is not measured. The
-//! [`LoadReport`] has p50/p90/p99/p99.9/max latency (an HDR histogram, microsecond
-//! resolution), throughput, and errors by kind (timeout, JSON-RPC error code, tool
+//! [`LoadReport`] has p50/p90/p99/p99.9/max latency of the calls that succeeded (an HDR
+//! histogram, microsecond resolution) and, apart, of those that failed, throughput (calls
+//! that succeeded, per second), and errors by kind (timeout, JSON-RPC error code, tool
 //! `isError`, transport closed), overall and per tool, and how the run fared against each
 //! [`Threshold`].
 //!

@@ -65,10 +65,12 @@ impl fmt::Display for ErrorKind {
     }
 }
 
-/// What one session saw of one tool: latencies and failures.
+/// What one session saw of one tool: latencies (of the calls that succeeded, and apart, of
+/// those that failed) and failures.
 #[derive(Debug, Clone)]
 pub(super) struct Tally {
     pub(super) latencies: Histogram<u64>,
+    pub(super) failed_latencies: Histogram<u64>,
     pub(super) errors: BTreeMap<ErrorKind, ErrorSeen>,
 }
 
@@ -84,13 +86,14 @@ impl Tally {
         Tally {
             // Auto-resizing: it starts small and grows to the largest latency seen.
             latencies: Histogram::new(SIGNIFICANT_FIGURES).expect("3 significant figures"),
+            failed_latencies: Histogram::new(SIGNIFICANT_FIGURES).expect("3 significant figures"),
             errors: BTreeMap::new(),
         }
     }
 
-    /// Records one call: its latency (in microseconds, at least 1) and how it failed, if it
-    /// did; the message of an error is kept once per kind, so recording allocates nothing
-    /// after the first of each.
+    /// Records one call: its latency (in microseconds, at least 1; a failed call's apart) and
+    /// how it failed, if it did; the message of an error is kept once per kind, so recording
+    /// allocates nothing after the first of each.
     pub(super) fn record(
         &mut self,
         latency: Duration,
@@ -99,9 +102,14 @@ impl Tally {
         let micros = u64::try_from(latency.as_micros())
             .unwrap_or(u64::MAX)
             .max(1);
+        let histogram = if failure.is_some() {
+            &mut self.failed_latencies
+        } else {
+            &mut self.latencies
+        };
         // Auto-resizing, it grows to hold any latency; saturating is the fallback.
-        if self.latencies.record(micros).is_err() {
-            self.latencies.saturating_record(micros);
+        if histogram.record(micros).is_err() {
+            histogram.saturating_record(micros);
         }
         if let Some((kind, message)) = failure {
             self.errors
@@ -117,6 +125,7 @@ impl Tally {
     pub(super) fn merge(&mut self, other: &Tally) {
         // Both auto-resize, so adding cannot go out of range.
         let _ = self.latencies.add(&other.latencies);
+        let _ = self.failed_latencies.add(&other.failed_latencies);
         for (kind, seen) in &other.errors {
             self.errors
                 .entry(*kind)
@@ -125,8 +134,9 @@ impl Tally {
         }
     }
 
+    /// Every call recorded, failed or not.
     pub(super) fn calls(&self) -> u64 {
-        self.latencies.len()
+        self.latencies.len() + self.failed_latencies.len()
     }
 
     pub(super) fn error_count(&self) -> u64 {
@@ -169,8 +179,10 @@ mod tests {
         assert_eq!(a.error_count(), 3);
         let seen = &a.errors[&ErrorKind::JsonRpc(-32602)];
         assert_eq!((seen.count, seen.example.as_str()), (2, "first"));
-        assert_eq!(a.latencies.min(), 1);
-        assert!(a.latencies.max() >= 3_000_000);
+        assert_eq!(a.latencies.len(), 1, "the call that succeeded");
+        assert_eq!(a.latencies.max(), 100);
+        assert_eq!(a.failed_latencies.min(), 1);
+        assert!(a.failed_latencies.max() >= 3_000_000);
     }
 
     #[test]

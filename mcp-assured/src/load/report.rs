@@ -15,8 +15,9 @@ use crate::report::{Entry, Report, Status};
 /// The JUnit test suite and [`Report`] suite of a load run's entries.
 pub const SUITE: &str = "load-run";
 
-/// Latency percentiles of the calls measured, errors included (a call that timed out counts
-/// with the time it waited). Read from an HDR histogram at microsecond resolution and three
+/// Latency percentiles of calls measured: of the calls that succeeded
+/// ([`Stats::latency`]), or of those that failed ([`Stats::failed_latency`]; a call that
+/// timed out counts with the time it waited). Read from an HDR histogram at microsecond resolution and three
 /// significant figures; in JSON, each is a number of microseconds (`p50_us`, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct Latency {
@@ -88,10 +89,14 @@ pub struct Stats {
     pub calls: u64,
     /// Calls that failed, of any kind.
     pub errors: u64,
-    /// Calls completed per second over the measured window.
+    /// Calls that succeeded, per second over the measured window (a fast failure is no
+    /// throughput).
     pub throughput: f64,
-    /// Latency percentiles.
+    /// Latency percentiles of the calls that succeeded: what the thresholds judge.
     pub latency: Latency,
+    /// Latency percentiles of the calls that failed, apart (all zero when none did): a
+    /// timeout's wait, or an error answered fast.
+    pub failed_latency: Latency,
     /// Failures by kind, most frequent first.
     pub errors_by_kind: Vec<ErrorCount>,
 }
@@ -112,8 +117,9 @@ impl Stats {
         Stats {
             calls,
             errors: tally.error_count(),
-            throughput: per_second(calls, window),
+            throughput: per_second(tally.latencies.len(), window),
             latency: Latency::of(&tally.latencies),
+            failed_latency: Latency::of(&tally.failed_latencies),
             errors_by_kind,
         }
     }
@@ -260,7 +266,16 @@ impl LoadReport {
 
     /// How this run fared against `threshold`.
     fn judge(&self, threshold: &Threshold) -> Verdict {
+        // Latency is of the calls that succeeded: with none, there is nothing to hold to it.
+        let succeeded = self.calls - self.errors;
         let latency = |measured: Duration, limit: Duration, what: &str| {
+            if succeeded == 0 {
+                return (
+                    false,
+                    format!("{what} ≤ {}", millis(limit)),
+                    "no call succeeded, so no latency was measured".to_owned(),
+                );
+            }
             (
                 measured <= limit,
                 format!("{what} ≤ {}", millis(limit)),
@@ -409,7 +424,7 @@ impl LoadReport {
     pub fn summary(&self) -> String {
         format!(
             "{} calls in {:.2} s over {} session{} × {} in flight (after {} warm-up calls): \
-             {:.1} calls/s, {:.2}% errors, p50 {}, p99 {}, max {}",
+             {:.1} calls/s succeeded, {:.2}% errors, p50 {}, p99 {}, max {}{}",
             self.calls,
             self.window.as_secs_f64(),
             self.sessions,
@@ -421,6 +436,15 @@ impl LoadReport {
             millis(self.latency.p50),
             millis(self.latency.p99),
             millis(self.latency.max),
+            if self.errors > 0 {
+                format!(
+                    " (the failed calls apart: p50 {}, max {})",
+                    millis(self.failed_latency.p50),
+                    millis(self.failed_latency.max)
+                )
+            } else {
+                String::new()
+            },
         )
     }
 }
@@ -471,16 +495,30 @@ impl fmt::Display for LoadReport {
             .tools
             .iter()
             .flat_map(|tool| {
-                tool.stats.errors_by_kind.iter().map(move |error| {
+                let failed = tool.stats.failed_latency;
+                let latencies = (tool.stats.errors > 0).then(|| {
                     format!(
-                        "  {} {}: {} × {}, e.g. {}",
+                        "  {} failed calls' latency: p50 {}, p99 {}, max {}",
                         tool.name,
-                        error.kind,
-                        error.count,
-                        plural(error.count),
-                        one_line(&error.example)
+                        millis(failed.p50),
+                        millis(failed.p99),
+                        millis(failed.max)
                     )
-                })
+                });
+                tool.stats
+                    .errors_by_kind
+                    .iter()
+                    .map(move |error| {
+                        format!(
+                            "  {} {}: {} × {}, e.g. {}",
+                            tool.name,
+                            error.kind,
+                            error.count,
+                            plural(error.count),
+                            one_line(&error.example)
+                        )
+                    })
+                    .chain(latencies)
             })
             .collect();
         if !errors.is_empty() {

@@ -150,6 +150,14 @@ impl Entry {
         }
     }
 
+    /// A warning made a failure, as strict mode judges it.
+    fn fail_if_warned(&mut self) {
+        if self.status == Status::Warned {
+            self.status = Status::Failed;
+            self.message = format!("{FAILED_BY_STRICT}{}", self.message);
+        }
+    }
+
     /// The message with each problem after it in brackets, as text and JUnit show it.
     fn message_with_problems(&self) -> String {
         let mut message = self.message.clone();
@@ -159,6 +167,9 @@ impl Entry {
         message
     }
 }
+
+/// What begins the message of a warning that strict mode failed.
+pub(crate) const FAILED_BY_STRICT: &str = "(a warning, failed by strict) ";
 
 /// Every entry, in the order they ran.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -212,6 +223,28 @@ impl Report {
     /// Nothing failed (skipped entries are no failure).
     pub fn is_success(&self) -> bool {
         self.failed() == 0
+    }
+
+    /// The report as strict mode judges it: every warning fails, its message beginning
+    /// `(a warning, failed by strict)`. What `--strict` does to every command's report
+    /// (checks, server tests, parity, fuzz findings and the fuzz run's own warnings), and
+    /// [`CheckOptions::strict`](crate::checks::CheckOptions::strict) and
+    /// [`Fuzz::strict`](crate::fuzz::Fuzz::strict) to theirs.
+    ///
+    /// ```
+    /// use mcp_assured::report::{Entry, Report, Status};
+    ///
+    /// let report = Report::from_iter([Entry::new("demo", "slow", Status::Warned, "took 2 s")]);
+    /// assert!(report.is_success());
+    /// let strict = report.strictly();
+    /// assert!(!strict.is_success());
+    /// assert_eq!(strict.entries()[0].message, "(a warning, failed by strict) took 2 s");
+    /// ```
+    pub fn strictly(mut self) -> Report {
+        for entry in &mut self.entries {
+            entry.fail_if_warned();
+        }
+        self
     }
 
     /// The counts, as the last line of the text and the `summary` of the JSON.

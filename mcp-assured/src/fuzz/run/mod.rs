@@ -33,7 +33,7 @@ mod sample;
 mod shrink;
 
 use self::{
-    resolve::{describe, resolve, send_checked},
+    resolve::{describe, is_stuck, resolve, send_checked},
     sample::{Sampled, sample},
     shrink::shrink,
 };
@@ -60,6 +60,8 @@ pub(crate) struct Context<'a> {
     pub(crate) roots: Vec<String>,
     /// The folders the server runs from, whose source files it must not show.
     pub(crate) own_folders: super::leak::OwnFolders,
+    /// Passed once every subject has sent all it will but the calls sent again alone.
+    pub(crate) all_sent: tokio::sync::Barrier,
 }
 
 /// What fuzzing one subject found.
@@ -100,14 +102,9 @@ impl Context<'_> {
         alone: bool,
         timeout: Option<Duration>,
     ) -> Outcome {
-        let (method, params) = subject.request(&case.arguments);
-        // Only valid input's tool error can be a crash answered as one.
-        let watch_stderr = case.invalidity().is_none();
         if alone {
             let _alone = self.session.alone().await;
-            self.session
-                .call(method, &params, timeout, watch_stderr)
-                .await
+            self.call(subject, case, timeout).await
         } else {
             let _permit = self
                 .in_flight
@@ -115,10 +112,24 @@ impl Context<'_> {
                 .await
                 .expect("the semaphore is never closed");
             let _shared = self.session.shared().await;
-            self.session
-                .call(method, &params, timeout, watch_stderr)
-                .await
+            self.call(subject, case, timeout).await
         }
+    }
+
+    /// Sends `case` alongside other calls, beside the bound on calls in flight: for a hang's
+    /// confirmation, which waits out a whole timeout and must not hold a place meanwhile.
+    async fn send_beside(&self, subject: &Subject, case: &Case) -> Outcome {
+        let _shared = self.session.shared().await;
+        self.call(subject, case, None).await
+    }
+
+    async fn call(&self, subject: &Subject, case: &Case, timeout: Option<Duration>) -> Outcome {
+        let (method, params) = subject.request(&case.arguments);
+        // Only valid input's tool error can be a crash answered as one.
+        let watch_stderr = case.invalidity().is_none();
+        self.session
+            .call(method, &params, timeout, watch_stderr)
+            .await
     }
 }
 
@@ -153,8 +164,25 @@ pub(crate) async fn fuzz_subject(
     // The valid inputs' failures shrink while the invalid inputs are sent.
     let valid = sample(context, &oracle, &generator, Phase::Valid, &run).await;
     run.record(&valid);
+    // A subject that hung (or was slow) gets no more generated inputs: each would cost a
+    // timeout (or six) and show the same.
+    let stuck = valid
+        .first
+        .iter()
+        .find_map(|(failed, _)| match failed.failure.kind {
+            FindingKind::Hang => Some("it hung on a valid one"),
+            FindingKind::Slow => Some("it was slow on a valid one"),
+            _ => None,
+        });
+    if let Some(why) = stuck
+        && subject.kind() != SubjectKind::Template
+    {
+        run.notes.push(format!(
+            "its invalid inputs were not sent: {why}, and each would cost a timeout"
+        ));
+    }
     let shrinking = shrink_all(context, &oracle, &generator, valid);
-    let (found, invalid) = if subject.kind() == SubjectKind::Template {
+    let (mut shrunk, invalid) = if subject.kind() == SubjectKind::Template || stuck.is_some() {
         (shrinking.await, None)
     } else {
         let (found, invalid) = tokio::join!(
@@ -163,16 +191,47 @@ pub(crate) async fn fuzz_subject(
         );
         (found, Some(invalid))
     };
-    run.findings.extend(found);
     if let Some(mut invalid) = invalid {
         run.record(&invalid);
-        invalid
-            .first
-            .retain(|(failed, _)| !run.has(failed.failure.kind, &failed.failure.property));
-        let found = shrink_all(context, &oracle, &generator, invalid).await;
-        run.findings.extend(found);
+        invalid.first.retain(|(failed, _)| {
+            let failure = &failed.failure;
+            !run.has(failure.kind, &failure.property)
+                && !shrunk.iter().any(|s| s.smallest.failure.same_as(failure))
+        });
+        shrunk.extend(shrink_all(context, &oracle, &generator, invalid).await);
+    }
+    // Sent again alone once no subject sends any more: alone, a call waits for every call in
+    // flight to end, a hang's for its whole timeout, and holds back every other call while
+    // it waits.
+    context.all_sent.wait().await;
+    for shrunk in shrunk {
+        let alone = reproduced_alone(context, &oracle, &shrunk.smallest).await;
+        if alone == Alone::NotTheSubjects {
+            continue;
+        }
+        let mut found = finding(
+            context,
+            oracle.subject,
+            &shrunk.failed,
+            &shrunk.smallest,
+            shrunk.steps,
+            shrunk.occurrences,
+        );
+        found.concurrent_only = alone == Alone::Answered;
+        run.findings.push(found);
     }
     run
+}
+
+/// A failure shrunk, to be sent again alone.
+#[derive(Debug)]
+struct Shrunk {
+    /// As first seen.
+    failed: Failed,
+    /// The smallest input that still failed the same way.
+    smallest: Failed,
+    steps: u32,
+    occurrences: u32,
 }
 
 impl SubjectRun {
@@ -191,34 +250,26 @@ impl SubjectRun {
     }
 }
 
-/// Shrinks each failure of `sampled` into a finding.
+/// Shrinks each failure of `sampled`.
 async fn shrink_all(
     context: &Context<'_>,
     oracle: &Oracle<'_>,
     generator: &Generator,
     sampled: Sampled,
-) -> Vec<Finding> {
-    let mut found = Vec::new();
+) -> Vec<Shrunk> {
+    let mut shrunk = Vec::new();
     for (failed, occurrences) in sampled.first {
         tracing::debug!(subject = %oracle.subject, kind = %failed.failure.kind, "shrinking");
         let (smallest, steps) = shrink(context, oracle, generator, &failed, sampled.slowest).await;
         tracing::debug!(subject = %oracle.subject, kind = %failed.failure.kind, steps, "shrunk");
-        let alone = reproduced_alone(context, oracle, &smallest).await;
-        if alone == Alone::NotTheSubjects {
-            continue;
-        }
-        let mut found_one = finding(
-            context,
-            oracle.subject,
-            &failed,
-            &smallest,
+        shrunk.push(Shrunk {
+            failed,
+            smallest,
             steps,
             occurrences,
-        );
-        found_one.concurrent_only = alone == Alone::Answered;
-        found.push(found_one);
+        });
     }
-    found
+    shrunk
 }
 
 /// What a failure's shrunk input does sent again alone.

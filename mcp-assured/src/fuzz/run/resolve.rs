@@ -28,11 +28,21 @@ pub(super) async fn resolve(
     // Once the server was started again in this pass, a later hang's ping proves nothing
     // (the fresh server answers it): such a hang is sent again, alone.
     let mut restarted = false;
-    for (case, outcome) in answered {
+    // The hangs first: once one is the subject's own, a call that died with the server and
+    // hangs sent again shows only the same, and is not sent again for a whole timeout.
+    let (hangs, others): (Vec<_>, Vec<_>) = answered
+        .into_iter()
+        .partition(|(_, outcome)| matches!(outcome, Outcome::Hung { .. }));
+    let mut own_hang = false;
+    for (case, outcome) in hangs.into_iter().chain(others) {
+        if outcome.lost_the_server() || matches!(outcome, Outcome::Hung { .. }) {
+            tracing::debug!(%subject, index = case.index, ?outcome, "telling apart");
+        }
         match outcome {
             died if died.lost_the_server() && confirmed_crash => {}
             died if died.lost_the_server() => {
                 match send_checked(context, subject, &case, true, Some(short)).await {
+                    Outcome::Hung { .. } if own_hang => {}
                     Outcome::Hung { .. } => again_together.push(case),
                     again => {
                         confirmed_crash = again.lost_the_server();
@@ -40,15 +50,22 @@ pub(super) async fn resolve(
                     }
                 }
             }
-            Outcome::Hung { .. } if !restarted && context.session.answers().await => {
+            // The server answered a ping right after: the hang is the input's.
+            Outcome::Hung {
+                stuck: Some(false), ..
+            } => {
+                own_hang = true;
                 resolved.push((case, outcome));
             }
-            Outcome::Hung { .. } => {
-                if !restarted {
+            // Stuck (behind this call, or another), or started again since: sent again
+            // alone, to a server that answers.
+            Outcome::Hung { stuck, .. } => {
+                if stuck == Some(true) && !restarted {
                     context.session.restart_deaf().await;
                     restarted = true;
                 }
                 let again = send_checked(context, subject, &case, true, None).await;
+                own_hang |= matches!(again, Outcome::Hung { .. });
                 resolved.push((case, again));
             }
             other => resolved.push((case, other)),
@@ -91,6 +108,17 @@ pub(super) fn describe(violations: &[crate::schema::Violation]) -> String {
         .join("; ")
 }
 
+/// Whether `outcome` is a hang that left the server deaf to a `ping`.
+pub(super) fn is_stuck(outcome: &Outcome) -> bool {
+    matches!(
+        outcome,
+        Outcome::Hung {
+            stuck: Some(true),
+            ..
+        }
+    )
+}
+
 /// [`Context::send`], then, when the call hung and the server no longer answers a `ping`
 /// (one that handles a request at a time is stuck behind it), the server started again so
 /// the next call is not judged for it.
@@ -102,7 +130,7 @@ pub(super) async fn send_checked(
     timeout: Option<Duration>,
 ) -> Outcome {
     let outcome = context.send(subject, case, alone, timeout).await;
-    if matches!(outcome, Outcome::Hung { .. }) && !context.session.answers().await {
+    if is_stuck(&outcome) {
         context.session.restart_deaf().await;
     }
     outcome

@@ -11,7 +11,8 @@ pub(super) struct Sampled {
     pub(super) calls: u32,
     pub(super) notes: Vec<String>,
     pub(super) first: Vec<(Failed, u32)>,
-    /// The slowest answer, which sets the timeout of a hang's shrinking.
+    /// How long the slowest answers took (the 90th percentile: one stalled answer under
+    /// load does not set it), which sets the timeout of a hang's shrinking.
     pub(super) slowest: Duration,
 }
 
@@ -152,7 +153,11 @@ pub(super) async fn sample(
             context.cases
         ));
     }
-    let slowest = latencies.last().copied().unwrap_or_default();
+    let slowest = latencies
+        .get(latencies.len() * 9 / 10)
+        .or(latencies.last())
+        .copied()
+        .unwrap_or_default();
     let mut first: BTreeMap<(FindingKind, Option<String>), (Failed, u32)> = BTreeMap::new();
     for (case, outcome) in resolved {
         let expect = expect_of(&case);

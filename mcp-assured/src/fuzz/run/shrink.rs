@@ -3,10 +3,15 @@
 use super::*;
 
 /// The smallest input that fails as `failed` did: proptest's shrinking first (simplify
-/// while it still fails, complicate back when it stops), then [`polish`] on the JSON. A hang
-/// is judged with a shorter timeout while shrinking (many times the slowest answer seen), and
-/// the result confirmed with the full one; a hang skips proptest's shrinking, each of whose
-/// one-character steps would cost that timeout, for the polish's halving.
+/// while it still fails, complicate back when it stops), then [`polish`] on the JSON.
+///
+/// A hang is shrunk with candidates in flight together (a batch costs one wait), each judged
+/// hung after a shorter timeout (ten times the slowest answers seen, between 100 ms and a
+/// quarter of the per-call timeout), for two per-call timeouts at most; each smaller input
+/// found is confirmed with the full timeout at once, while shrinking goes on, and the
+/// smallest confirmed wins. It skips proptest's shrinking, each of whose one-character steps
+/// would cost a wait, for the polish's halving. So a hang costs two per-call timeouts and a
+/// bit: one to see it, one to confirm its smallest input, and the few short waits between.
 pub(super) async fn shrink(
     context: &Context<'_>,
     oracle: &Oracle<'_>,
@@ -19,24 +24,21 @@ pub(super) async fn shrink(
         return (failed.clone(), 0);
     }
     let hang = failed.failure.kind == FindingKind::Hang;
+    if hang {
+        return shrink_hang(context, oracle, failed, slowest).await;
+    }
     // What takes the server or its connection down is tried alone: it would take the calls
     // of other subjects in flight down with it.
     let alone = failed.outcome.lost_the_server();
-    let timeout = hang
-        .then(|| (slowest * 20).clamp(Duration::from_millis(250), context.session.call_timeout()));
     // Half the budget for proptest's trees, half for the polish.
-    let proptest_budget = if hang { 0 } else { context.shrink_calls / 2 };
-    // A hang's every step may cost up to the per-call timeout (a tool whose answers grow
-    // slow with its input): its shrinking stops after five of them.
-    let hang_deadline = hang.then(|| Instant::now() + context.session.call_timeout() * 5);
-    let out_of_patience = || hang_deadline.is_some_and(|deadline| Instant::now() >= deadline);
+    let proptest_budget = context.shrink_calls / 2;
     let mut smallest = failed.clone();
     let mut steps = 0;
     if let Some(mut current) = failed.case.step(generator, true) {
         while steps < proptest_budget && !stopped(context).await {
             steps += 1;
             let still =
-                try_candidate(context, oracle, &current, &failed.failure, alone, timeout).await;
+                try_candidate(context, oracle, &current, &failed.failure, alone, None).await;
             let next = match still {
                 Some(smaller) => {
                     smallest = smaller;
@@ -50,62 +52,185 @@ pub(super) async fn shrink(
             }
         }
     }
+    let (polished, tried) = polish_failure(
+        context,
+        oracle,
+        &smallest,
+        &failed.failure,
+        Polishing {
+            alone,
+            timeout: None,
+            width: 1,
+            budget: context.shrink_calls / 2,
+            patience: None,
+        },
+        |_| {},
+    )
+    .await;
+    (polished, steps + tried)
+}
+
+/// How [`polish_failure`] tries its candidates.
+#[derive(Debug, Clone, Copy)]
+struct Polishing {
+    /// Each alone (what takes the server down).
+    alone: bool,
+    /// The timeout each is judged hung after, if not the per-call one.
+    timeout: Option<Duration>,
+    /// How many in flight together.
+    width: usize,
+    /// How many to try at most.
+    budget: u32,
+    /// When to stop trying.
+    patience: Option<Instant>,
+}
+
+/// [`polish`] on `smallest`'s arguments, keeping it valid or invalid as it is: the smallest
+/// candidate that still fails as `failure` did (each smaller one taken also handed to
+/// `found` as it is), and how many were tried.
+async fn polish_failure(
+    context: &Context<'_>,
+    oracle: &Oracle<'_>,
+    smallest: &Failed,
+    failure: &Failure,
+    how: Polishing,
+    found: impl Fn(&Failed),
+) -> (Failed, u32) {
     let keeps_valid = smallest.case.phase == Phase::Valid;
     let schema = &oracle.argument_schema;
     let keeps = |candidate: &Value| schema.violations(candidate).is_empty() == keeps_valid;
-    // Every smaller input that still failed, in order: a hang judged with the short timeout
-    // is confirmed from the smallest back.
-    let accepted = std::sync::Mutex::new(vec![smallest.clone()]);
-    let base = smallest.case.clone();
-    let (_, polished) = polish(
+    // Every candidate of a batch that failed: the first in order is the one taken.
+    let failing = std::sync::Mutex::new(Vec::<Failed>::new());
+    let mut last = smallest.clone();
+    let base = &smallest.case;
+    let out_of_patience = || how.patience.is_some_and(|at| Instant::now() >= at);
+    let (_, tried) = polish(
         smallest.case.arguments.clone(),
-        context.shrink_calls / 2,
+        how.budget,
         keeps,
+        how.width,
         |candidate| {
             let described = (!keeps_valid).then(|| describe(&schema.violations(&candidate)));
             let case = base.with_arguments(candidate, described);
-            let accepted = &accepted;
+            let failing = &failing;
             async move {
                 if stopped(context).await || out_of_patience() {
                     return false;
                 }
-                match try_candidate(context, oracle, &case, &failed.failure, alone, timeout).await {
+                let tried = try_candidate(context, oracle, &case, failure, how.alone, how.timeout);
+                match tried.await {
                     Some(smaller) => {
-                        accepted.lock().expect("never poisoned").push(smaller);
+                        failing.lock().expect("never poisoned").push(smaller);
                         true
                     }
                     None => false,
                 }
             }
         },
+        |taken| {
+            let mut failing = failing.lock().expect("never poisoned");
+            if let Some(at) = failing.iter().position(|f| &f.case.arguments == taken) {
+                last = failing.swap_remove(at);
+                found(&last);
+            }
+            failing.clear();
+        },
     )
     .await;
-    steps += polished;
-    let mut accepted = accepted.into_inner().expect("never poisoned");
-    if !hang {
-        return (accepted.pop().unwrap_or(smallest), steps);
-    }
-    // A candidate slow under load may have passed for hung: the smallest that still hangs
-    // for the full timeout wins, else the input first found.
-    while let Some(candidate) = accepted.pop() {
-        if candidate.case == failed.case {
-            break;
+    (last, tried)
+}
+
+/// [`shrink`] for a hang (see there): candidates in flight together with a short timeout for
+/// one per-call timeout, each smaller one confirmed with the full timeout while the shrinking
+/// goes on; the smallest confirmed, else the input first found (it hung the full timeout).
+async fn shrink_hang(
+    context: &Context<'_>,
+    oracle: &Oracle<'_>,
+    failed: &Failed,
+    slowest: Duration,
+) -> (Failed, u32) {
+    let call_timeout = context.session.call_timeout();
+    let longest = (call_timeout / 4)
+        .max(Duration::from_millis(100))
+        .min(call_timeout);
+    let short = (slowest * 10).clamp(Duration::from_millis(100).min(longest), longest);
+    let (found, mut candidates) = tokio::sync::mpsc::unbounded_channel::<Failed>();
+    let shrinking = async {
+        let found = found;
+        polish_failure(
+            context,
+            oracle,
+            failed,
+            &failed.failure,
+            Polishing {
+                alone: false,
+                timeout: Some(short),
+                width: context.concurrency,
+                // Time bounds it: a batch of candidates costs one wait, however many.
+                budget: context.shrink_calls * context.concurrency as u32,
+                patience: Some(Instant::now() + call_timeout * 2),
+            },
+            |smaller| {
+                let _ = found.send(smaller.clone());
+            },
+        )
+        .await
+    };
+    // Each smaller input found is confirmed as soon as it is: numbered in the order found,
+    // so the last confirmed is the smallest.
+    let confirming = async {
+        let mut pending = futures::stream::FuturesUnordered::new();
+        let mut confirmed: Vec<(usize, Failed)> = Vec::new();
+        let mut next = 0;
+        loop {
+            tokio::select! {
+                candidate = candidates.recv() => match candidate {
+                    Some(candidate) => {
+                        pending.push(confirm(context, oracle, &failed.failure, candidate, next));
+                        next += 1;
+                    }
+                    None => break,
+                },
+                Some(done) = pending.next(), if !pending.is_empty() => confirmed.extend(done),
+            }
         }
-        let outcome = send_checked(context, oracle.subject, &candidate.case, false, None).await;
-        let expect = expect_of(&candidate.case);
-        if let Some(confirmed) = oracle
-            .judge(&candidate.case.arguments, &expect, &outcome)
-            .filter(|confirmed| confirmed.same_as(&failed.failure))
-        {
-            let confirmed = Failed {
-                failure: confirmed,
-                outcome,
-                ..candidate
-            };
-            return (confirmed, steps);
+        while let Some(done) = pending.next().await {
+            confirmed.extend(done);
         }
+        confirmed.into_iter().max_by_key(|(order, _)| *order)
+    };
+    let ((_, tried), smallest) = tokio::join!(shrinking, confirming);
+    match smallest {
+        Some((_, smallest)) => (smallest, tried),
+        None => (failed.clone(), tried),
     }
-    (failed.clone(), steps)
+}
+
+/// `candidate` sent again with the full per-call timeout: itself, numbered `order`, when it
+/// still fails as `failure` did.
+async fn confirm(
+    context: &Context<'_>,
+    oracle: &Oracle<'_>,
+    failure: &Failure,
+    candidate: Failed,
+    order: usize,
+) -> Option<(usize, Failed)> {
+    let outcome = context.send_beside(oracle.subject, &candidate.case).await;
+    if is_stuck(&outcome) {
+        context.session.restart_deaf().await;
+    }
+    let expect = expect_of(&candidate.case);
+    let confirmed = oracle
+        .judge(&candidate.case.arguments, &expect, &outcome)
+        .filter(|confirmed| confirmed.same_as(failure))?;
+    Some((
+        order,
+        Failed {
+            failure: confirmed,
+            outcome,
+            ..candidate
+        },
+    ))
 }
 
 /// Whether shrinking must stop: the time budget ran out, or the server is gone.
@@ -126,7 +251,7 @@ async fn try_candidate(
 ) -> Option<Failed> {
     let alone = alone || failure.kind == FindingKind::Crash;
     let outcome = context.send(oracle.subject, case, alone, timeout).await;
-    if matches!(outcome, Outcome::Hung { .. }) && !context.session.answers().await {
+    if is_stuck(&outcome) {
         context.session.restart_deaf().await;
     }
     let still = oracle
