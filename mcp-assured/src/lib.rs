@@ -204,6 +204,7 @@ pub mod report;
 #[cfg(feature = "http")]
 pub mod rest;
 mod results;
+pub mod rules;
 pub mod schema;
 mod secret;
 #[cfg(feature = "checks")]

@@ -502,6 +502,37 @@ mod tests {
         }
     }
 
+    /// A failing entry names its ground: the clause, or a rule of ours.
+    #[test]
+    fn every_load_and_parity_check_names_a_rule_of_ours() {
+        for name in crate::checks::LOAD_CHECKS
+            .iter()
+            .chain(&crate::checks::PARITY_CHECKS)
+        {
+            let rule = crate::rules::of_check(name).unwrap_or_else(|| panic!("{name}"));
+            assert_eq!(rule.spec, crate::rules::SPEC);
+            assert!(rule.section.starts_with("MA-"), "{name}: {rule}");
+        }
+    }
+
+    #[cfg(feature = "fuzz")]
+    #[test]
+    fn every_fuzz_finding_but_a_property_names_its_ground() {
+        use crate::report::FindingKind;
+        for version in ["2025-11-25", "2026-07-28"] {
+            for kind in FindingKind::ALL {
+                if kind == FindingKind::Property {
+                    continue; // a property of yours is its own ground
+                }
+                for subject in ["tool", "template", "prompt"] {
+                    let ground = of_finding(kind.as_str(), subject, version)
+                        .or_else(|| crate::rules::of_finding(kind.as_str()));
+                    assert!(ground.is_some(), "{kind} of a {subject} on {version}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_revision_is_told_by_its_lifecycle() {
         assert_eq!(Revision::of("2025-11-25"), Revision::Handshake);

@@ -102,15 +102,20 @@ impl Recorder {
         self.report.push(entry);
     }
 
+    /// The ground of check `name`: the clause it tests, or a rule of ours.
+    fn ground(&self, name: &str) -> Option<Clause> {
+        clauses::of(name, self.revision).or_else(|| crate::rules::of_check(name))
+    }
+
     /// The check passed: what it tests is kept.
     pub(super) fn pass(&mut self, name: &str, message: impl Into<String>) {
-        let clause = clauses::of(name, self.revision);
+        let clause = self.ground(name);
         self.push(name, Status::Passed, message, clause);
     }
 
     /// The check found its clause broken: a failure for a MUST, else a warning.
     pub(super) fn fail(&mut self, name: &str, message: impl Into<String>) {
-        match clauses::of(name, self.revision) {
+        match self.ground(name) {
             Some(clause) => self.broke(name, clause, message),
             None => self.push(name, Status::Failed, message, None),
         }
@@ -141,8 +146,9 @@ impl Recorder {
     /// Something to know that breaks no requirement (a deprecated capability, say): a
     /// warning, with the check's clause unless that is a MUST it does not break.
     pub(super) fn warn(&mut self, name: &str, message: impl Into<String>) {
-        let clause =
-            clauses::of(name, self.revision).filter(|clause| !clause.level.is_requirement());
+        let clause = self
+            .ground(name)
+            .filter(|clause| !clause.level.is_requirement());
         self.push(name, Status::Warned, message, clause);
     }
 

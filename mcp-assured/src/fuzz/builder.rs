@@ -218,24 +218,48 @@ impl Fuzz {
     /// does not hold. A call for which it does not hold is a finding, shrunk to the
     /// smallest arguments that still break it.
     ///
+    /// A property is asked of the results of valid input that are no tool error (a tool
+    /// error on valid input is judged on its own: a crash answered as one, say), so state
+    /// what a served answer must be, not that there is one:
+    ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() -> mcp_assured::Result<()> {
-    /// use mcp_assured::{McpAssured, prelude::*};
+    /// use mcp_assured::{McpAssured, fuzz, prelude::*, report::FindingKind};
     /// use mcp_assured_examples::ExampleServer;
     ///
     /// let client = McpAssured::client().service(ExampleServer::new()).build().await?;
+    /// let sum = |result: &ToolResult| {
+    ///     let structured = result.structured_content.as_ref()?;
+    ///     structured["sum"].as_f64()
+    /// };
     /// let report = client
     ///     .fuzz()
     ///     .tool("add")
     ///     .cases(50)
     ///     .seed(7)
-    ///     .property("the sum is no error", |_arguments, result| {
-    ///         result.is_error != Some(true)
+    ///     .property("the sum is a number", move |_arguments, result| {
+    ///         sum(result).is_some_and(f64::is_finite)
     ///     })
     ///     .run()
     ///     .await;
     /// report.assert().no_findings();
+    ///
+    /// // One that does not hold is found, with the smallest arguments that break it.
+    /// let report = client
+    ///     .fuzz()
+    ///     .tool("add")
+    ///     .cases(50)
+    ///     .seed(7)
+    ///     .property("the sum is positive", move |_arguments, result| {
+    ///         sum(result).is_some_and(|sum| sum > 0.0)
+    ///     })
+    ///     .run()
+    ///     .await;
+    /// let found = fuzz::findings(&report);
+    /// assert_eq!(found[0].kind, FindingKind::Property);
+    /// assert_eq!(found[0].property.as_deref(), Some("the sum is positive"));
+    /// assert!(!report.is_success());
     /// # Ok(()) }
     /// ```
     pub fn property<F, O>(mut self, name: impl Into<String>, check: F) -> Self

@@ -202,7 +202,8 @@ impl Plan {
             finding.kind.as_str(),
             &finding.subject,
             &self.protocol_version,
-        );
+        )
+        .or_else(|| crate::rules::of_finding(finding.kind.as_str()));
         let should_only = clause
             .as_ref()
             .is_some_and(|clause| !clause.level.is_requirement());

@@ -12,6 +12,9 @@ use super::plan::SkippedTool;
 use super::thresholds::{Threshold, Verdict};
 use crate::report::{Entry, Report, Status};
 
+/// What the limit of the error rate a run gets without one set says.
+const DEFAULT_ERROR_RATE: &str = "the default: every call must succeed";
+
 /// The JUnit test suite and [`Report`] suite of a load run's entries.
 pub const SUITE: &str = "load-run";
 
@@ -255,8 +258,8 @@ impl LoadReport {
         {
             let mut verdict = report.judge(&Threshold::MaxErrorRate(0.0));
             verdict.limit = format!(
-                "{} (the default: every call must succeed; allow failures with \
-                 .max_error_rate(r) or --max-error-rate R)",
+                "{} ({DEFAULT_ERROR_RATE}; allow failures with .max_error_rate(r) or \
+                 --max-error-rate R)",
                 verdict.limit
             );
             report.thresholds.push(verdict);
@@ -415,7 +418,12 @@ impl LoadReport {
                 Status::Failed
             };
             let message = format!("{}: measured {}", verdict.limit, verdict.measured);
-            report.push(Entry::new(SUITE, verdict.name, status, message));
+            let mut entry = Entry::new(SUITE, verdict.name, status, message);
+            // The thresholds set are their own ground; the default one is a rule of ours.
+            if verdict.limit.contains(DEFAULT_ERROR_RATE) {
+                entry.clause = Some(crate::rules::LOAD_NO_ERRORS);
+            }
+            report.push(entry);
         }
         report
     }
