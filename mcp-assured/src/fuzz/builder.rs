@@ -225,7 +225,7 @@ impl Fuzz {
     /// ```
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() -> mcp_assured::Result<()> {
-    /// use mcp_assured::{McpAssured, fuzz, prelude::*, report::FindingKind};
+    /// use mcp_assured::{McpAssured, ToolResult, fuzz, prelude::*, report::FindingKind};
     /// use mcp_assured_examples::ExampleServer;
     ///
     /// let client = McpAssured::client().service(ExampleServer::new()).build().await?;

@@ -228,8 +228,7 @@ impl Report {
     /// The report as strict mode judges it: every warning fails, its message beginning
     /// `(a warning, failed by strict)`. What `--strict` does to every command's report
     /// (checks, server tests, parity, fuzz findings and the fuzz run's own warnings), and
-    /// [`CheckOptions::strict`](crate::checks::CheckOptions::strict) and
-    /// [`Fuzz::strict`](crate::fuzz::Fuzz::strict) to theirs.
+    /// `CheckOptions::strict` and `Fuzz::strict` to theirs.
     ///
     /// ```
     /// use mcp_assured::report::{Entry, Report, Status};
