@@ -188,7 +188,10 @@ async fn paths_the_caller_named_are_no_leak_and_the_servers_own_source_path_is()
         leak.message
     );
     // No sentence of the specification is its ground: a rule of ours is, by its id.
-    let rule = leak.clause.as_ref().expect("a failing finding names its ground");
+    let rule = leak
+        .clause
+        .as_ref()
+        .expect("a failing finding names its ground");
     assert_eq!(
         (rule.spec, rule.section),
         ("mcp-assured rules", "MA-NO-INTERNALS")
