@@ -20,6 +20,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("credentials", 2),
     ("tls", 2),
     ("decode", 2),
+    ("rules", 2),
     ("assert", 3),
     ("transport", 3),
     ("double", 3),
