@@ -17,6 +17,7 @@
 //! | `MA-LOAD-MATCHED` | `load.answers_match_requests`, `load.sessions_isolated`: under many calls at once, an answer carries another request's or another session's data | Every answer must be its own request's: a mix-up under load leaks one user's data to another. |
 //! | `MA-LOAD-FREED` | `load.cancellation_frees`, `load.sessions_freed`: memory kept after cancelled calls or closed sessions | What a server keeps for each call or session it no longer serves grows until it falls over. |
 //! | `MA-LOAD-LIMIT` | `load.session_limit`: many sessions at once neither served nor refused clearly | A server at its limit must say so (an HTTP 429/503, a JSON-RPC error), not hang or drop connections. |
+//! | `MA-LOAD-MEASURED` | a load run's `run` entry, when no call was measured | A run that sent nothing (every call in the warm-up, a plan of no calls, a server gone at once) shows nothing of how the server holds up. |
 //! | `MA-LOAD-NO-ERRORS` | a load run (`client.load()`, `mcp-assured bench`) in which a call failed, with no error rate allowed | A load run that only measured failures would otherwise pass; allow failures with `.max_error_rate(r)` or `--max-error-rate R`. |
 //!
 //! [`Entry::clause`]: crate::report::Entry::clause
@@ -112,6 +113,13 @@ pub const LOAD_LIMIT: Clause = rule(
     Level::Must,
     "Sessions beyond a server's limit are refused clearly (HTTP 429/503 or a JSON-RPC \
      error), never left hanging.",
+);
+
+/// `MA-LOAD-MEASURED` (see the table).
+pub const LOAD_MEASURED: Clause = rule(
+    "MA-LOAD-MEASURED",
+    Level::Must,
+    "A load run measures at least one call.",
 );
 
 /// `MA-LOAD-NO-ERRORS` (see the table).

@@ -14,7 +14,7 @@ use std::time::Duration;
 use mcp_assured::{
     McpAssured, McpClient,
     model::Root,
-    report::{FindingKind, Report, Status, findings},
+    report::{Finding, FindingKind, Report, Status, findings},
 };
 use mcp_assured_tests::peers;
 
@@ -39,6 +39,19 @@ fn not_passed<'r>(report: &'r Report, tool: &str) -> Vec<&'r mcp_assured::report
         .collect()
 }
 
+/// The finding of `first_word`, the planted crash: a crash answered as a tool error whose
+/// text says `answered`.
+#[track_caller]
+fn planted_crash<'f>(found: &'f [Finding], report: &Report, answered: &str) -> &'f Finding {
+    let crash = found
+        .iter()
+        .find(|finding| finding.name == "first_word")
+        .unwrap_or_else(|| panic!("the planted crash is found: {report}"));
+    assert_eq!(crash.kind, FindingKind::CrashAsToolError, "{report}");
+    assert!(crash.what.contains(answered), "{}", crash.what);
+    crash
+}
+
 fn assert_clean(report: &Report, tools: &[&str]) {
     for tool in tools {
         assert!(
@@ -58,16 +71,7 @@ async fn a_crash_the_python_sdks_mcpserver_answers_as_a_tool_error_is_found() {
         .unwrap();
     let report = fuzzed(&client, 7, 40).await;
     let found = findings(&report);
-    let crash = found
-        .iter()
-        .find(|finding| finding.name == "first_word")
-        .unwrap_or_else(|| panic!("the planted crash is found: {report}"));
-    assert_eq!(crash.kind, FindingKind::CrashAsToolError, "{report}");
-    assert!(
-        crash.what.contains("Error executing tool first_word"),
-        "{}",
-        crash.what
-    );
+    let crash = planted_crash(&found, &report, "Error executing tool first_word");
     assert!(!crash.concurrent_only, "{report}");
     let entry = report
         .entry("fuzz.tools.first_word.crash_as_tool_error")
@@ -97,16 +101,7 @@ async fn the_typescript_sdks_crashes_are_found_and_only_their_tools_blamed() {
         .unwrap();
     let report = fuzzed(&client, 2, 200).await;
     let found = findings(&report);
-    let crash = found
-        .iter()
-        .find(|finding| finding.name == "first_word")
-        .unwrap_or_else(|| panic!("the planted crash is found: {report}"));
-    assert_eq!(crash.kind, FindingKind::CrashAsToolError, "{report}");
-    assert!(
-        crash.what.contains("Cannot read properties of undefined"),
-        "{}",
-        crash.what
-    );
+    planted_crash(&found, &report, "Cannot read properties of undefined");
     let surrogate = found
         .iter()
         .find(|finding| finding.name == "preview")

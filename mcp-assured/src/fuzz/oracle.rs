@@ -290,11 +290,9 @@ impl<'a> Oracle<'a> {
     }
 
     fn leak(&self, arguments: &Value, text: &str) -> Option<Failure> {
-        let mut strings = Vec::new();
-        collect_texts(arguments, &mut strings);
-        let mut named = leak::absolute_paths(strings.iter().map(String::as_str));
+        let sent = strings_in(arguments);
+        let mut named = leak::absolute_paths(sent.lines());
         named.extend(self.roots.iter().cloned());
-        let sent = strings.join("\n");
         let known = Known {
             sent: &sent,
             named: &named,

@@ -204,6 +204,8 @@ impl Plan {
             &self.protocol_version,
         )
         .or_else(|| crate::rules::of_finding(finding.kind.as_str()));
+        // A SHOULD (a slow tool's rule among them) warns; strict fails every warning, in
+        // `report`.
         let should_only = clause
             .as_ref()
             .is_some_and(|clause| !clause.level.is_requirement());
@@ -212,13 +214,11 @@ impl Plan {
                 .mutation
                 .as_deref()
                 .is_some_and(|m| m.starts_with("extra property"));
-        let slow = finding.kind == FindingKind::Slow;
-        let status =
-            if (should_only || extra_property || finding.concurrent_only || slow) && !self.strict {
-                Status::Warned
-            } else {
-                Status::Failed
-            };
+        let status = if should_only || extra_property || finding.concurrent_only {
+            Status::Warned
+        } else {
+            Status::Failed
+        };
         let mut message = finding.to_string();
         if finding.arguments != finding.found_with {
             message.push_str(&format!(
@@ -240,10 +240,10 @@ impl Plan {
                 finding.name
             ));
         }
-        if extra_property && status == Status::Warned {
+        if extra_property {
             message.push_str(
-                "; warned, not failed: zod and pydantic drop unknown properties by default \
-                 (strict fails it)",
+                "; a warning: zod and pydantic drop unknown properties by default (strict \
+                 fails it)",
             );
         }
         if matches!(finding.kind, FindingKind::Hang | FindingKind::Slow) {

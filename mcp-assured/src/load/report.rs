@@ -20,8 +20,8 @@ pub const SUITE: &str = "load-run";
 
 /// Latency percentiles of calls measured: of the calls that succeeded
 /// ([`Stats::latency`]), or of those that failed ([`Stats::failed_latency`]; a call that
-/// timed out counts with the time it waited). Read from an HDR histogram at microsecond resolution and three
-/// significant figures; in JSON, each is a number of microseconds (`p50_us`, ...).
+/// timed out counts with the time it waited). Read from an HDR histogram at microsecond
+/// resolution and three significant figures; in JSON, each is a number of microseconds (`p50_us`, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct Latency {
     /// The fastest call.
@@ -410,6 +410,7 @@ impl LoadReport {
         };
         let mut run = Entry::new(SUITE, "run", status, self.summary());
         run.duration = Some(self.window);
+        run.clause = Some(crate::rules::LOAD_MEASURED);
         report.push(run);
         for verdict in &self.thresholds {
             let status = if verdict.passed {

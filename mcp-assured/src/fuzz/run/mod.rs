@@ -298,7 +298,11 @@ async fn reproduced_alone(context: &Context<'_>, oracle: &Oracle<'_>, smallest: 
         return Alone::Fails;
     }
     let outcome = send_checked(context, oracle.subject, &smallest.case, true, None).await;
-    if matches!(outcome, Outcome::Unreachable { .. }) {
+    // Not served (the server is gone, or kept refusing with 429): nothing is learnt.
+    if matches!(
+        outcome,
+        Outcome::Unreachable { .. } | Outcome::Throttled { .. }
+    ) {
         return Alone::Fails;
     }
     let again = oracle.judge(

@@ -5,9 +5,10 @@ use super::*;
 
 /// The outcomes of `answered` told apart, in the order of the cases: each crash (or answer
 /// that ended the connection) sent again alone (every call in flight dies with the server,
-/// so only alone does one show which input killed it; after the first confirmed, the others are left out), each hang kept when the
-/// server still answers a `ping` (it was not stuck behind another call), or sent again alone
-/// to a server started anew when it does not.
+/// so only alone does one show which input killed it; after the first confirmed, the others
+/// are left out), each hang kept when the server answered a `ping` right after it (it was
+/// not stuck behind another call), or sent again alone, to a server started anew when it
+/// was stuck.
 pub(super) async fn resolve(
     context: &Context<'_>,
     subject: &Subject,
@@ -25,8 +26,7 @@ pub(super) async fn resolve(
     let mut resolved = Vec::new();
     let mut again_together = Vec::new();
     let mut confirmed_crash = false;
-    // Once the server was started again in this pass, a later hang's ping proves nothing
-    // (the fresh server answers it): such a hang is sent again, alone.
+    // A stuck server is started again once in this pass, however many hangs it left.
     let mut restarted = false;
     // The hangs first: once one is the subject's own, a call that died with the server and
     // hangs sent again shows only the same, and is not sent again for a whole timeout.

@@ -141,7 +141,7 @@ async fn polish_failure(
 }
 
 /// [`shrink`] for a hang (see there): candidates in flight together with a short timeout for
-/// one per-call timeout, each smaller one confirmed with the full timeout while the shrinking
+/// two per-call timeouts at most, each smaller one confirmed with the full timeout while the shrinking
 /// goes on; the smallest confirmed, else the input first found (it hung the full timeout).
 async fn shrink_hang(
     context: &Context<'_>,
@@ -154,7 +154,7 @@ async fn shrink_hang(
         .max(Duration::from_millis(100))
         .min(call_timeout);
     let short = (slowest * 10).clamp(Duration::from_millis(100).min(longest), longest);
-    let (found, mut candidates) = tokio::sync::mpsc::unbounded_channel::<Failed>();
+    let (found, candidates) = tokio::sync::mpsc::unbounded_channel::<Failed>();
     let shrinking = async {
         let found = found;
         polish_failure(
@@ -176,61 +176,29 @@ async fn shrink_hang(
         )
         .await
     };
-    // Each smaller input found is confirmed as soon as it is: numbered in the order found,
+    // Each smaller input found is confirmed with the full timeout as soon as it is, beside
+    // the bound on calls in flight (it waits a whole timeout): numbered in the order found,
     // so the last confirmed is the smallest.
-    let confirming = async {
-        let mut pending = futures::stream::FuturesUnordered::new();
-        let mut confirmed: Vec<(usize, Failed)> = Vec::new();
-        let mut next = 0;
-        loop {
-            tokio::select! {
-                candidate = candidates.recv() => match candidate {
-                    Some(candidate) => {
-                        pending.push(confirm(context, oracle, &failed.failure, candidate, next));
-                        next += 1;
-                    }
-                    None => break,
-                },
-                Some(done) = pending.next(), if !pending.is_empty() => confirmed.extend(done),
-            }
-        }
-        while let Some(done) = pending.next().await {
-            confirmed.extend(done);
-        }
-        confirmed.into_iter().max_by_key(|(order, _)| *order)
-    };
-    let ((_, tried), smallest) = tokio::join!(shrinking, confirming);
-    match smallest {
+    let smaller = stream::unfold(candidates, |mut candidates| async move {
+        let candidate = candidates.recv().await?;
+        Some((candidate, candidates))
+    });
+    let confirming = smaller
+        .enumerate()
+        .map(|(order, candidate)| async move {
+            let outcome = context.send_beside(oracle.subject, &candidate.case).await;
+            still_fails(context, oracle, &candidate.case, &failed.failure, outcome)
+                .await
+                .map(|confirmed| (order, confirmed))
+        })
+        .buffer_unordered(usize::MAX)
+        .filter_map(|confirmed| async move { confirmed })
+        .collect::<Vec<_>>();
+    let ((_, tried), confirmed) = tokio::join!(shrinking, confirming);
+    match confirmed.into_iter().max_by_key(|(order, _)| *order) {
         Some((_, smallest)) => (smallest, tried),
         None => (failed.clone(), tried),
     }
-}
-
-/// `candidate` sent again with the full per-call timeout: itself, numbered `order`, when it
-/// still fails as `failure` did.
-async fn confirm(
-    context: &Context<'_>,
-    oracle: &Oracle<'_>,
-    failure: &Failure,
-    candidate: Failed,
-    order: usize,
-) -> Option<(usize, Failed)> {
-    let outcome = context.send_beside(oracle.subject, &candidate.case).await;
-    if is_stuck(&outcome) {
-        context.session.restart_deaf().await;
-    }
-    let expect = expect_of(&candidate.case);
-    let confirmed = oracle
-        .judge(&candidate.case.arguments, &expect, &outcome)
-        .filter(|confirmed| confirmed.same_as(failure))?;
-    Some((
-        order,
-        Failed {
-            failure: confirmed,
-            outcome,
-            ..candidate
-        },
-    ))
 }
 
 /// Whether shrinking must stop: the time budget ran out, or the server is gone.
@@ -251,6 +219,18 @@ async fn try_candidate(
 ) -> Option<Failed> {
     let alone = alone || failure.kind == FindingKind::Crash;
     let outcome = context.send(oracle.subject, case, alone, timeout).await;
+    still_fails(context, oracle, case, failure, outcome).await
+}
+
+/// `case` as a failure, when `outcome` fails as `failure` did; a hang that left the server
+/// deaf restarts it.
+async fn still_fails(
+    context: &Context<'_>,
+    oracle: &Oracle<'_>,
+    case: &Case,
+    failure: &Failure,
+    outcome: Outcome,
+) -> Option<Failed> {
     if is_stuck(&outcome) {
         context.session.restart_deaf().await;
     }
