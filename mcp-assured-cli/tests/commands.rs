@@ -248,6 +248,21 @@ fn an_unreachable_server_exits_3_with_the_reason() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
+/// An option the command does not have, before the server, is a usage error naming it (it
+/// was taken for the program to start: "could not start the server `--protocol-version …`").
+#[test]
+fn an_unknown_option_before_the_server_is_a_usage_error() {
+    for command in ["check", "list", "fuzz"] {
+        let output = mcp_assured(&[command, "--protocol-version", "2025-11-25", "--", "server"]);
+        assert_eq!(output.status.code(), Some(2), "{command}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("unknown option `--protocol-version`"),
+            "{command}: {stderr}"
+        );
+    }
+}
+
 /// A hybrid weather server on a runtime of its own, whose weather API is a wiremock server
 /// answering every endpoint the tools call, so that executions are compared on successes.
 struct Hybrid {

@@ -1,8 +1,10 @@
 //! Every server this repository ships passes every check of `mcp-assured check`: the
 //! companion over stdio and streamable HTTP, the example server over stdio, streamable HTTP
-//! and HTTP+SSE, the weather server over stdio and streamable HTTP, each on the newest
-//! revision and on 2025-11-25 (which has the checks of `ping` and logging). CI runs this,
-//! so a failing check fails the build.
+//! and HTTP+SSE, the weather server over stdio and streamable HTTP, the router, and the
+//! record proxy in front of a server, each on the newest revision and on 2025-11-25 (which
+//! has the checks of `ping` and logging), `wire.schema` among them: every message they sent
+//! is valid on the revision, as the official SDKs' clients require. CI runs this, so a
+//! failing check fails the build.
 
 use std::{path::Path, process::Command};
 
@@ -18,10 +20,16 @@ const MCP_ASSURED: &str = env!("CARGO_BIN_EXE_mcp-assured");
 /// Runs `mcp-assured check` on `target` (a URL, or `--` and a command) on both revisions;
 /// asserts it exits 0 with no failed check.
 fn passes_every_check(what: &str, target: &[&str]) {
+    passes_every_check_with_env(what, target, &[]);
+}
+
+/// [`passes_every_check`], with `env` set for the server `check` starts.
+fn passes_every_check_with_env(what: &str, target: &[&str], env: &[(&str, &str)]) {
     for protocol in ["newest", "2025-11-25"] {
         let output = Command::new(MCP_ASSURED)
             .args(["check", "--protocol", protocol])
             .args(target)
+            .envs(env.iter().copied())
             .env("NO_COLOR", "1")
             .output()
             .expect("run mcp-assured");
@@ -35,6 +43,10 @@ fn passes_every_check(what: &str, target: &[&str]) {
         assert!(
             text.lines().last().is_some_and(|l| l.contains(" 0 failed")),
             "{text}"
+        );
+        assert!(
+            text.lines().any(|l| l.starts_with("PASS wire.schema")),
+            "{what} on {protocol}: wire.schema did not pass\n{text}"
         );
     }
 }
@@ -115,4 +127,39 @@ async fn the_weather_server_passes_every_check() {
     )
     .await;
     passes_every_check("the weather server over HTTP", &[server.url().unwrap()]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_router_passes_every_check() {
+    // Before its fix, the router forwarded an upstream's result without the `resultType`
+    // 2026-07-28 requires: wire.schema FAILed on the newest revision.
+    let router = workspace_binary("router", "router");
+    let example = example_server_binary();
+    passes_every_check_with_env(
+        "the router in front of the example server",
+        &["--", router.to_str().unwrap()],
+        &[("ROUTER_UPSTREAM_EXAMPLE_COMMAND", example.to_str().unwrap())],
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_record_proxy_passes_every_check() {
+    let example = example_server_binary();
+    let cassette = std::env::temp_dir().join(format!(
+        "mcp-assured-dogfood-{}-record.json",
+        std::process::id()
+    ));
+    passes_every_check(
+        "the record proxy in front of the example server",
+        &[
+            "--",
+            MCP_ASSURED,
+            "record",
+            "--out",
+            cassette.to_str().unwrap(),
+            "--",
+            example.to_str().unwrap(),
+        ],
+    );
+    let _ = std::fs::remove_file(cassette);
 }

@@ -19,6 +19,8 @@
 //! - [`faults`]: the misbehaving server of the fault-injection suite.
 //! - [`oauth`]: a server that requires OAuth, and its authorization server.
 //! - [`tls`]: a test CA and a TLS front, to reach any of these over `https://`.
+//! - [`sdk_clients`]: the official Python and TypeScript SDKs' clients driving any server
+//!   through a list of steps.
 //!
 //! ```no_run
 //! use mcp_assured::McpAssured;
@@ -46,6 +48,7 @@ pub mod peers;
 pub mod planted_bugs;
 mod poll;
 pub mod processes;
+pub mod sdk_clients;
 pub mod server;
 pub mod tls;
 mod transport;

@@ -72,10 +72,18 @@ pub fn typescript_sdk_crashes_server_script() -> PathBuf {
     sources_dir().join("sdk_crashes_server.mjs")
 }
 
-/// Path of `tests/peers/ts_client.mjs`, the TypeScript SDK's `Client` driving a server: run
-/// it with [`node`], [`npm_modules`] first among its arguments.
+/// Path of `tests/peers/sdk_steps.mjs`, the TypeScript SDK's `Client` driving a server
+/// through a list of steps: run it with [`node`] and [`npm_modules`] as its first argument,
+/// or through [`sdk_clients::drive`](crate::sdk_clients::drive).
 pub fn typescript_client_script() -> PathBuf {
-    sources_dir().join("ts_client.mjs")
+    sources_dir().join("sdk_steps.mjs")
+}
+
+/// Path of `tests/peers/sdk_steps.py`, which drives a server through a list of steps with the
+/// Python SDK's clients: run it with [`python`], or through
+/// [`sdk_clients::drive`](crate::sdk_clients::drive).
+pub fn python_steps_script() -> PathBuf {
+    sources_dir().join("sdk_steps.py")
 }
 
 /// Path of `tests/peers/sdk_crashes_server.py`, a server on the Python SDK's `MCPServer`

@@ -12,7 +12,10 @@ use mcp_assured::{
         matchers::{arguments, arguments_include, bearer_token, method, prompt, resource, tool},
     },
 };
-use mcp_assured_tests::workspace_binary;
+use mcp_assured_tests::{
+    sdk_clients::{self, Reach, SdkClient},
+    workspace_binary,
+};
 use rmcp::model::{ElicitResult, ElicitationAction};
 use serde_json::{Value, json};
 
@@ -599,44 +602,39 @@ async fn passes_the_checks_over_stdio_on_2026_07_28() {
     the_double_passes_the_protocol_checks(Face::Stdio, "2026-07-28").await;
 }
 
-/// How the Python SDK's client reaches the double.
-#[derive(Debug, Clone, Copy)]
-enum PythonClient {
-    /// `ClientSession` and its `initialize()`: the legacy handshake.
-    Session(Face),
-    /// `mcp.Client`, the documented client, on its default negotiation.
-    Documented(Face),
+/// Has an official SDK client (`mcp_assured_tests::sdk_clients`) reach the double over
+/// `face` (stdio through `mcp-assured relay`) and run [`double_session`].
+async fn sdk_drives(double: &MockServer, client: SdkClient, face: Face) -> Value {
+    let relay = [
+        workspace_binary("mcp-assured-cli", "mcp-assured").into_os_string(),
+        "relay".into(),
+        double.relay_address().to_string().into(),
+    ];
+    let (uri, sse_uri) = (double.uri(), double.sse_uri());
+    let reach = match face {
+        Face::Http => Reach::Http(&uri),
+        Face::Sse => Reach::Sse(&sse_uri),
+        Face::Stdio => Reach::Stdio(&relay),
+    };
+    sdk_clients::drive(client, &double_session(), reach).await
 }
 
-/// Runs `tests/peers/double_client.py` against the double and returns what it printed.
-async fn python_drives(double: &MockServer, client: PythonClient) -> Value {
-    let mut command = tokio::process::Command::new(mcp_assured_tests::peers::python());
-    command.arg(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/peers/double_client.py"
-    ));
-    let (prefix, face) = match client {
-        PythonClient::Session(face) => ("", face),
-        PythonClient::Documented(face) => ("client-", face),
-    };
-    match face {
-        Face::Http => command.arg(format!("{prefix}http")).arg(double.uri()),
-        Face::Sse => command.arg(format!("{prefix}sse")).arg(double.sse_uri()),
-        Face::Stdio => command
-            .arg(format!("{prefix}stdio"))
-            .arg(workspace_binary("mcp-assured-cli", "mcp-assured"))
-            .arg("relay")
-            .arg(double.relay_address().to_string()),
-    };
-    let output = tokio::time::timeout(Duration::from_secs(60), command.output())
-        .await
-        .expect("the Python client ends")
-        .expect("python runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "python failed: {stderr}");
-    serde_json::from_slice(&output.stdout).unwrap()
+/// Lists the tools, calls `search` with {"query": "rust"} and `missing` (which no mock
+/// answers), lists resources and prompts, reads `file:///notes.txt`, gets the prompt
+/// `greet`.
+fn double_session() -> Value {
+    json!([
+        ["list_tools"],
+        ["call", "search", {"query": "rust"}],
+        ["call", "missing", {}],
+        ["list_resources"],
+        ["read", "file:///notes.txt"],
+        ["list_prompts"],
+        ["prompt", "greet", {"name": "Ada"}],
+    ])
 }
 
+/// A double with `search` (expected once), a resource and a prompt mocked.
 async fn searching_double() -> MockServer {
     let double = MockServer::builder().name("python-sees-me").start().await;
     Mock::given(tool("search"))
@@ -645,130 +643,85 @@ async fn searching_double() -> MockServer {
         .expect(1)
         .mount(&double)
         .await;
+    Mock::given(resource("file:///notes.txt"))
+        .respond_with(Reply::resource_text("file:///notes.txt", "remember"))
+        .mount(&double)
+        .await;
+    Mock::given(prompt("greet"))
+        .respond_with(Reply::prompt_text("Hello, Ada"))
+        .mount(&double)
+        .await;
     double
 }
 
-/// The official Python SDK's client, over each face: a real client that is not ours.
-async fn the_python_sdks_client_is_served(face: Face) {
-    let double = searching_double().await;
-    let report = python_drives(&double, PythonClient::Session(face)).await;
-    assert_eq!(report["server"], "python-sees-me");
-    assert_eq!(report["protocol"], "2025-11-25");
-    assert_eq!(report["tools"], json!(["search"]));
-    assert_eq!(report["found"], json!({"hits": 3}));
-    let missing = report["missing"].as_str().unwrap();
+/// What an SDK client driven through [`double_session`] got: the mocks' answers, on the
+/// revision it negotiates, none refused by its schemas.
+#[track_caller]
+fn assert_served_everything(report: &Value, client: SdkClient) {
+    assert_eq!(report["server"], "python-sees-me", "{report}");
+    assert_eq!(report["protocol"], client.negotiates(), "{report}");
+    let steps = report["steps"].as_array().unwrap();
+    assert_eq!(steps[0], json!(["search"]), "{report}");
+    assert_eq!(
+        steps[1]["structuredContent"],
+        json!({"hits": 3}),
+        "{report}"
+    );
+    let missing = steps[2]["error"].as_str().unwrap_or_default();
     assert!(
         missing.contains("no mock of the MCP double matches"),
-        "{missing}"
+        "{report}"
     );
+    assert_eq!(steps[3], json!(["file:///notes.txt"]), "{report}");
+    assert_eq!(steps[4]["contents"][0]["text"], "remember", "{report}");
+    assert_eq!(steps[5], json!(["greet"]), "{report}");
+    assert_eq!(
+        steps[6]["messages"][0]["content"]["text"], "Hello, Ada",
+        "{report}"
+    );
+}
+
+/// An official SDK client over `face`: a real client that is not ours. The Python SDK's
+/// documented `mcp.Client` lands on 2026-07-28 and validates every result against that
+/// revision's types, so a result without `resultType` fails it (4 of 6 of a user's tests
+/// did, before the double added it).
+async fn the_sdk_client_is_served(client: SdkClient, face: Face) {
+    let double = searching_double().await;
+    let report = sdk_drives(&double, client, face).await;
+    assert_served_everything(&report, client);
 }
 
 #[tokio::test]
 async fn the_python_sdks_client_over_http() {
-    the_python_sdks_client_is_served(Face::Http).await;
+    the_sdk_client_is_served(SdkClient::PythonSession, Face::Http).await;
 }
 
 #[tokio::test]
 async fn the_python_sdks_client_over_sse() {
-    the_python_sdks_client_is_served(Face::Sse).await;
+    the_sdk_client_is_served(SdkClient::PythonSession, Face::Sse).await;
 }
 
 #[tokio::test]
 async fn the_python_sdks_client_over_stdio() {
-    the_python_sdks_client_is_served(Face::Stdio).await;
-}
-
-/// The Python SDK's documented `mcp.Client`, on its own negotiation: it lands on
-/// 2026-07-28 and validates every result against that revision's types, so a result
-/// without `resultType` fails it (4 of 6 of a user's tests did, before the double added
-/// it).
-async fn the_python_sdks_documented_client_is_served(face: Face) {
-    let double = searching_double().await;
-    serving_everything(&double).await;
-    let report = python_drives(&double, PythonClient::Documented(face)).await;
-    assert_eq!(report["protocol"], "2026-07-28", "{report}");
-    assert_served_everything(&report);
+    the_sdk_client_is_served(SdkClient::PythonSession, Face::Stdio).await;
 }
 
 #[tokio::test]
 async fn the_python_sdks_documented_client_over_http() {
-    the_python_sdks_documented_client_is_served(Face::Http).await;
+    the_sdk_client_is_served(SdkClient::PythonClient, Face::Http).await;
 }
 
 #[tokio::test]
 async fn the_python_sdks_documented_client_over_stdio() {
-    the_python_sdks_documented_client_is_served(Face::Stdio).await;
-}
-
-/// `tests/peers/ts_client.mjs`: the TypeScript SDK's `Client` on its default negotiation
-/// (2025-11-25), which validates each result with the SDK's schemas, runs `session` against
-/// the double.
-async fn typescript_drives(double: &MockServer, face: Face, session: &str) -> Value {
-    let mut command = tokio::process::Command::new(mcp_assured_tests::peers::node());
-    command
-        .arg(mcp_assured_tests::peers::typescript_client_script())
-        .arg(mcp_assured_tests::peers::npm_modules())
-        .arg(session);
-    match face {
-        Face::Http => command.arg("http").arg(double.uri()),
-        Face::Sse => panic!("the TypeScript client is driven over stdio and streamable HTTP"),
-        Face::Stdio => command
-            .arg("stdio")
-            .arg(workspace_binary("mcp-assured-cli", "mcp-assured"))
-            .arg("relay")
-            .arg(double.relay_address().to_string()),
-    };
-    let output = tokio::time::timeout(Duration::from_secs(60), command.output())
-        .await
-        .expect("the TypeScript client ends")
-        .expect("node runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "node failed: {stderr}");
-    serde_json::from_slice(&output.stdout).unwrap()
-}
-
-/// Mocks a resource and a prompt beside `search`.
-async fn serving_everything(double: &MockServer) {
-    Mock::given(resource("file:///notes.txt"))
-        .respond_with(Reply::resource_text("file:///notes.txt", "remember"))
-        .mount(double)
-        .await;
-    Mock::given(prompt("greet"))
-        .respond_with(Reply::prompt_text("Hello, Ada"))
-        .mount(double)
-        .await;
-}
-
-/// What every SDK client drove through the double got: the mocks' answers.
-fn assert_served_everything(report: &Value) {
-    assert_eq!(report["server"], "python-sees-me", "{report}");
-    assert_eq!(report["tools"], json!(["search"]));
-    assert_eq!(report["found"], json!({"hits": 3}));
-    let missing = report["missing"].as_str().unwrap();
-    assert!(
-        missing.contains("no mock of the MCP double matches"),
-        "{missing}"
-    );
-    assert_eq!(report["resources"], json!(["file:///notes.txt"]));
-    assert_eq!(report["read"], json!(["remember"]));
-    assert_eq!(report["prompts"], json!(["greet"]));
-    assert_eq!(report["prompt"], json!(["Hello, Ada"]));
-}
-
-async fn the_typescript_sdks_client_is_served(face: Face) {
-    let double = searching_double().await;
-    serving_everything(&double).await;
-    let report = typescript_drives(&double, face, "double").await;
-    assert_eq!(report["protocol"], "2025-11-25", "{report}");
-    assert_served_everything(&report);
+    the_sdk_client_is_served(SdkClient::PythonClient, Face::Stdio).await;
 }
 
 #[tokio::test]
 async fn the_typescript_sdks_client_over_http() {
-    the_typescript_sdks_client_is_served(Face::Http).await;
+    the_sdk_client_is_served(SdkClient::TypeScript, Face::Http).await;
 }
 
 #[tokio::test]
 async fn the_typescript_sdks_client_over_stdio() {
-    the_typescript_sdks_client_is_served(Face::Stdio).await;
+    the_sdk_client_is_served(SdkClient::TypeScript, Face::Stdio).await;
 }

@@ -10,7 +10,11 @@ use mcp_assured::{
     cassette::{Cassette, Matching},
     double::MockServer,
 };
-use mcp_assured_tests::{Transport, connect, workspace_binary};
+use mcp_assured_tests::{
+    Transport, connect,
+    sdk_clients::{self, Reach, SdkClient},
+    workspace_binary,
+};
 use serde_json::{Value, json};
 
 /// A fresh path for a cassette of this test.
@@ -218,24 +222,6 @@ async fn a_session_with_the_python_sdk_replays_through_the_cli() {
     serving.kill().await.unwrap();
 }
 
-/// `tests/peers/tool_client.py`: the Python SDK's documented `mcp.Client` lists the tools of
-/// `server` (`["stdio", program, args..]` or `["http", url]`) and calls `echo`.
-async fn python_client_calls_echo(face: &str, server: &[&std::ffi::OsStr]) -> Value {
-    let output = tokio::process::Command::new(mcp_assured_tests::peers::python())
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/peers/tool_client.py"))
-        .args([face, "echo", r#"{"message": "py"}"#])
-        .args(server)
-        .kill_on_drop(true)
-        .output();
-    let output = tokio::time::timeout(Duration::from_secs(60), output)
-        .await
-        .expect("the Python client ends")
-        .expect("python runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "python failed: {stderr}");
-    serde_json::from_slice(&output.stdout).unwrap()
-}
-
 /// A cassette of one call (`mcp-assured call --record`) from a server on 2026-07-28 lists no
 /// tools; the Python SDK's documented client lists before it calls, and refuses a result
 /// without `resultType`. Replayed by the CLI over stdio and by `MockServer::from_cassette`
@@ -268,46 +254,37 @@ async fn a_one_call_cassette_replays_to_the_sdks_clients() {
     assert_eq!(methods, ["tools/call"], "one call, no list");
     let answered = cassette.interactions[0].result.clone().unwrap();
     assert_eq!(answered["content"], json!([{"type": "text", "text": "py"}]));
-    let expected = json!({"protocol": "2026-07-28", "tools": ["echo"], "result": answered.clone()});
 
-    let over_stdio = python_client_calls_echo(
-        "stdio",
-        &[binary.as_os_str(), "replay".as_ref(), path.as_os_str()],
-    )
-    .await;
-    assert_eq!(over_stdio, expected);
-
+    // Each SDK client lists, then calls `echo`: through the CLI's replay over stdio, and
+    // `MockServer::from_cassette` over HTTP.
+    let steps = json!([["list_tools"], ["call", "echo", {"message": "py"}]]);
     let double = MockServer::from_cassette(&path).await.unwrap();
-    let over_http = python_client_calls_echo("http", &[double.uri().as_ref()]).await;
-    assert_eq!(over_http, expected);
-    assert!(double.replay_misses().is_empty());
-
-    // The TypeScript SDK's client, on its own negotiation (2025-11-25), over both.
-    for (face, server) in [
-        (
-            "stdio",
-            vec![binary.as_os_str(), "replay".as_ref(), path.as_os_str()],
-        ),
-        ("http", vec![double.uri().as_ref()]),
-    ] {
-        let output = tokio::process::Command::new(mcp_assured_tests::peers::node())
-            .arg(mcp_assured_tests::peers::typescript_client_script())
-            .arg(mcp_assured_tests::peers::npm_modules())
-            .args(["echo=py", face])
-            .args(&server)
-            .kill_on_drop(true)
-            .output();
-        let output = tokio::time::timeout(Duration::from_secs(60), output)
-            .await
-            .expect("the TypeScript client ends")
-            .expect("node runs");
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(output.status.success(), "node failed over {face}: {stderr}");
-        let report: Value = serde_json::from_slice(&output.stdout).unwrap();
-        assert_eq!(report["protocol"], "2025-11-25", "{report}");
-        assert_eq!(report["tools"], json!(["echo"]), "{report}");
-        assert_eq!(report["result"]["content"], answered["content"], "{report}");
+    let replay = [
+        binary.into_os_string(),
+        "replay".into(),
+        path.into_os_string(),
+    ];
+    let uri = double.uri();
+    for client in [SdkClient::PythonClient, SdkClient::TypeScript] {
+        for reach in [Reach::Stdio(&replay), Reach::Http(&uri)] {
+            let report = sdk_clients::drive(client, &steps, reach).await;
+            assert_eq!(report["protocol"], client.negotiates(), "{report}");
+            assert_eq!(
+                report["steps"][0],
+                json!(["echo"]),
+                "{client:?} over {reach:?}"
+            );
+            assert_eq!(
+                report["steps"][1]["content"], answered["content"],
+                "{client:?} over {reach:?}"
+            );
+            if client == SdkClient::PythonClient {
+                // As recorded on 2026-07-28, `resultType` and all.
+                assert_eq!(report["steps"][1], answered, "over {reach:?}");
+            }
+        }
     }
+    assert!(double.replay_misses().is_empty());
 }
 
 #[tokio::test]

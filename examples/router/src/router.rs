@@ -7,7 +7,8 @@ use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     model::{
         CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-        ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+        ListToolsResult, PaginatedRequestParams, ResultType, ServerCapabilities, ServerConfig,
+        Tool,
     },
     service::RequestContext,
 };
@@ -102,10 +103,14 @@ impl ServerHandler for Router {
         // The name and the arguments; the client's `_meta` is for the router.
         let mut forwarded = CallToolRequestParams::new(tool);
         forwarded.arguments = request.arguments;
-        let result = match upstream.call(forwarded, &context.peer).await {
+        let mut result = match upstream.call(forwarded, &context.peer).await {
             Ok(result) => result,
             Err(failure) => CallToolResult::error(vec![ContentBlock::text(failure)]),
         };
+        // An upstream on an older revision sends no `resultType`, which 2026-07-28 requires
+        // of the router's own answer (rmcp drops it for older clients, and adds none). What
+        // rmcp read as a `CallToolResult` is a complete one.
+        result.result_type.get_or_insert(ResultType::COMPLETE);
         Ok(result.into())
     }
 }

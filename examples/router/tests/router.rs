@@ -102,6 +102,10 @@ mod router {
             .assert()
             .is_success()
             .text_equals("# Notes");
+        // What the router answered is valid on the session's revision, as the SDKs' clients
+        // require: on 2026-07-28 an upstream's result gains the `resultType` it lacked.
+        let violations = client.wire_violations();
+        assert!(violations.is_empty(), "{violations:#?}");
     }
 
     #[mcp_test(env(

@@ -201,6 +201,14 @@ impl Target {
             });
         }
         let first = &self.target[0];
+        if first.starts_with('-') {
+            // The server's arguments may start with `-`, so the target takes hyphen values:
+            // an unknown option before the server lands here, not in clap's own error.
+            return Err(Failure::usage(format!(
+                "unknown option `{first}`: `--help` lists the options, which go before the \
+                 server (a URL, or `--` and a command)"
+            )));
+        }
         if first.starts_with("http://") || first.starts_with("https://") {
             if self.target.len() > 1 {
                 return Err(Failure::usage(format!(
