@@ -7,7 +7,9 @@
 //!   directly (lists, calls, a tool error, an unknown tool, resources, a protocol error,
 //!   templates, prompts), and the cassette holds the session on the client's revision;
 //! - `mcp-assured serve`, the companion, over stdio and streamable HTTP: listed, connected
-//!   to the example server, a call through it, a tool error, an unknown tool.
+//!   to the example server, a call through it, a tool error, an unknown tool;
+//! - the example server over stdio, streamable HTTP and HTTP+SSE, and the router in front
+//!   of it: every kind of answer they give.
 //!
 //! The double and its stdio relay are driven the same way in `tests/tests/double.rs`.
 
@@ -206,5 +208,126 @@ async fn the_companion_over_http_serves_every_sdk_client() {
     for client in SdkClient::ALL {
         let report = drive(client, &companion_session(), Reach::Http(url)).await;
         assert_companion_answers(&report, client);
+    }
+}
+
+/// The indices of the steps each SDK refused (a JSON-RPC error, or a result it could not
+/// read).
+fn refused_steps(report: &Value) -> Vec<usize> {
+    report["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .filter(|(_, step)| step.get("error").is_some())
+        .map(|(index, _)| index)
+        .collect()
+}
+
+/// What every client does with the example server: every kind of answer it gives.
+fn example_session() -> Value {
+    json!([
+        ["list_tools"],
+        ["call", "add", {"a": 2, "b": 3}],
+        ["call", "weather", {"city": "Atlantis"}],
+        ["call", "no_such_tool", {}],
+        ["list_resources"],
+        ["read", "example://static/readme"],
+        ["read", "example://static/logo.png"],
+        ["read", "example://nope"],
+        ["list_templates"],
+        ["read", "example://greeting/Ada"],
+        ["list_prompts"],
+        ["prompt", "greet", {"name": "Ada"}],
+    ])
+}
+
+#[track_caller]
+fn assert_example_answers(report: &Value, client: SdkClient) {
+    assert_eq!(report["server"], "mcp-assured-example", "{report}");
+    assert_eq!(report["protocol"], client.negotiates(), "{report}");
+    let steps = report["steps"].as_array().unwrap();
+    assert!(
+        steps[0].as_array().unwrap().contains(&json!("weather")),
+        "{report}"
+    );
+    assert_eq!(steps[1]["structuredContent"], json!({"sum": 5}), "{report}");
+    assert_eq!(steps[2]["isError"], json!(true), "{report}");
+    assert!(steps[5]["contents"][0]["text"].is_string(), "{report}");
+    assert!(steps[6]["contents"][0]["blob"].is_string(), "{report}");
+    assert_eq!(steps[8], json!(["example://greeting/{name}"]), "{report}");
+    assert!(
+        steps[11]["messages"][0]["content"]["text"].is_string(),
+        "{report}"
+    );
+    // The unknown tool and the unknown resource are protocol errors; nothing else refused.
+    assert_eq!(refused_steps(report), [3, 7], "{report}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_example_server_serves_every_sdk_client() {
+    let example = example_server_binary();
+    let stdio = command_line(&[example.as_os_str()]);
+    let http = server::start(
+        &ServerCommand::new(&example).args(["--transport", "streamable-http", "--port", "{port}"]),
+        "/mcp",
+    )
+    .await;
+    for client in SdkClient::ALL {
+        for reach in [Reach::Stdio(&stdio), Reach::Http(http.url().unwrap())] {
+            let report = drive(client, &example_session(), reach).await;
+            assert_example_answers(&report, client);
+        }
+    }
+    let sse = server::start(
+        &ServerCommand::new(&example).args(["--transport", "sse", "--port", "{port}"]),
+        "/sse",
+    )
+    .await;
+    let report = drive(
+        SdkClient::PythonSession,
+        &example_session(),
+        Reach::Sse(sse.url().unwrap()),
+    )
+    .await;
+    assert_example_answers(&report, SdkClient::PythonSession);
+}
+
+/// The router in front of the example server: what it forwards reads as the example
+/// server's own answer (on 2026-07-28, before its fix, the SDK refused each call's result
+/// for its missing `resultType`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_router_serves_every_sdk_client() {
+    let router = mcp_assured_tests::workspace_binary("router", "router");
+    let example = example_server_binary();
+    // The router reads its upstreams from its environment: a shell passes it on.
+    let line = format!(
+        "ROUTER_UPSTREAM_EXAMPLE_COMMAND='{}' exec '{}'",
+        example.display(),
+        router.display()
+    );
+    let stdio = command_line(&["sh".as_ref(), "-c".as_ref(), line.as_ref()]);
+    let steps = json!([
+        ["list_tools"],
+        ["call", "example__add", {"a": 2, "b": 3}],
+        ["call", "example__weather", {"city": "Atlantis"}],
+    ]);
+    for client in SdkClient::ALL {
+        let report = drive(client, &steps, Reach::Stdio(&stdio)).await;
+        assert_eq!(report["protocol"], client.negotiates(), "{report}");
+        assert!(
+            report["steps"][0]
+                .as_array()
+                .unwrap()
+                .contains(&json!("example__add")),
+            "{report}"
+        );
+        assert_eq!(
+            report["steps"][1]["structuredContent"],
+            json!({"sum": 5}),
+            "{report}"
+        );
+        assert_eq!(report["steps"][2]["isError"], json!(true), "{report}");
+        assert!(refused_steps(&report).is_empty(), "{report}");
     }
 }
