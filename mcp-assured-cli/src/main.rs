@@ -92,6 +92,14 @@ enum Command {
     ///
     /// Example: `mcp-assured bench --call 'echo={"message":"hi"}' --concurrency 8 --calls 5000 --max-p99 50 -- ./my-server`.
     Bench(commands::bench::BenchArgs),
+    /// Lint what a model sees of a server: its tools, prompts and resources as listed, for
+    /// hidden Unicode, instructions to the model against its user, parameters that ask for
+    /// private data, secrets, what providers' strict modes refuse (warnings unless
+    /// --profile names them), naming, missing descriptions and token cost; print each
+    /// finding with its rule, where it is and what to change; exit 1 if one fails.
+    ///
+    /// Example: `mcp-assured lint --profile openai-strict --max-surface-tokens 8000 -- python3 server.py`.
+    Lint(commands::lint::LintArgs),
     /// List a server's tools (with input schemas), resources, templates and prompts; exit 1
     /// if a list the server advertises fails.
     List(commands::list::ListArgs),
@@ -234,6 +242,7 @@ async fn run(command: Command, json: bool) -> Outcome {
         Command::Check(args) => commands::check::run(args, json).await,
         Command::Fuzz(args) => commands::fuzz::run(args, json).await,
         Command::Bench(args) => commands::bench::run(args, json).await,
+        Command::Lint(args) => commands::lint::run(args, json).await,
         Command::List(args) => commands::list::run(args, json).await,
         Command::Call(args) => commands::call::run(args).await,
         Command::Read(args) => commands::requests::read(args).await,

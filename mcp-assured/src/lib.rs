@@ -199,6 +199,8 @@ mod feature_off;
 pub mod fixture;
 #[cfg(feature = "fuzz")]
 pub mod fuzz;
+#[cfg(feature = "lint")]
+pub mod lint;
 pub mod load;
 pub mod report;
 #[cfg(feature = "http")]

@@ -33,6 +33,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("diff", 6),
     ("fixture", 6),
     ("fuzz", 7),
+    ("lint", 7),
     ("load", 8),
 ];
 

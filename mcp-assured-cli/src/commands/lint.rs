@@ -1,0 +1,86 @@
+//! `mcp-assured lint`: what a model sees of a server (its tools, prompts, resources and
+//! templates as listed), held to the rules of `mcp_assured::lint`. Exit 0 without a failing
+//! finding, 1 with one (`--strict`: a warning too), 2 for a usage error, 3 when the server
+//! cannot be reached or listed: `check`'s codes.
+
+use clap::Args;
+use mcp_assured::{
+    diff::Surface,
+    lint::{Lint, Profile, Severity},
+};
+
+use super::{
+    outcome::{Exit, Failure, Outcome},
+    stdout::outln,
+    target::Target,
+};
+
+#[derive(Debug, Args)]
+pub(crate) struct LintArgs {
+    /// Make a provider's strict-mode findings fail (they warn otherwise): `openai-strict`
+    /// (OpenAI's strict function calling) or `anthropic-strict` (Anthropic's strict tool
+    /// use). Repeatable.
+    #[arg(long = "profile", value_name = "PROFILE", value_parser = parse_profile)]
+    profiles: Vec<Profile>,
+    /// Fail on warnings too.
+    #[arg(long)]
+    strict: bool,
+    /// Fail when the whole surface costs more than N tokens (OpenAI's o200k_base): every
+    /// definition is sent to the model on every turn.
+    #[arg(long, value_name = "N")]
+    max_surface_tokens: Option<usize>,
+    #[command(flatten)]
+    target: Target,
+}
+
+fn parse_profile(name: &str) -> Result<Profile, String> {
+    name.parse()
+}
+
+/// Lists the server and lints what it lists; with `json`, prints `{passed, findings, tokens}`.
+pub(crate) async fn run(args: LintArgs, json: bool) -> Outcome {
+    let mut lint = Lint::new().strict(args.strict);
+    for profile in &args.profiles {
+        lint = lint.profile(*profile);
+    }
+    if let Some(budget) = args.max_surface_tokens {
+        lint = lint.max_surface_tokens(budget);
+    }
+    let client = args.target.connect().await?;
+    let surface = Surface::from_client(&client).await;
+    let _ = client.close().await;
+    let surface = surface.map_err(|error| {
+        Failure::unreachable(format!("could not list what the server offers: {error}"))
+    })?;
+    let report = lint.run(&surface);
+    if json {
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&report.to_json()).unwrap_or_default()
+        );
+    } else {
+        for finding in &report.findings {
+            outln!("{finding}");
+        }
+        let count = |severity| {
+            report
+                .findings
+                .iter()
+                .filter(|finding| finding.severity == severity)
+                .count()
+        };
+        outln!(
+            "{} tools, {} prompts, {} resources, {} templates: {} failed, {} warned; the \
+             surface costs {} tokens ({})",
+            surface.tools.len(),
+            surface.prompts.len(),
+            surface.resources.len(),
+            surface.resource_templates.len(),
+            count(Severity::Fail),
+            count(Severity::Warn),
+            report.tokens.total,
+            report.tokens.encoding,
+        );
+    }
+    Ok(Exit::from_success(!report.failed()))
+}
