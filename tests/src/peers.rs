@@ -399,6 +399,11 @@ fn workspace_root() -> &'static Path {
 }
 
 /// `tests/peers/`, where the pins and the Python server live.
+/// Path of a file of `tests/peers/`, the peers' sources and pins.
+pub fn sources_file(name: &str) -> PathBuf {
+    sources_dir().join(name)
+}
+
 fn sources_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("peers")
 }

@@ -1,8 +1,9 @@
 //! `hidden-unicode`: characters a model reads and a person reviewing the definition does
 //! not see. Each is told apart from the same character in ordinary text:
 //!
-//! - the Tags block (U+E0000–U+E007F) spells ASCII invisibly: always a finding, and the
-//!   hidden text is shown;
+//! - the Tags block (U+E0000–U+E007F) spells ASCII invisibly: a finding, with the hidden
+//!   text shown, unless it is an emoji tag sequence (a subdivision flag such as Scotland's:
+//!   U+1F3F4, a few tag letters, U+E007F);
 //! - bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) reorder
 //!   what is displayed: always; the marks U+200E, U+200F and U+061C, which right-to-left
 //!   text needs, never;
@@ -24,9 +25,27 @@ fn kind(rule: &'static Rule, what: &'static str) -> Kind {
     Kind { rule, what }
 }
 
+/// The places of the tag characters that belong to emoji tag sequences (Unicode TS #51,
+/// §2.8): U+1F3F4 WAVING BLACK FLAG, one to seven tag letters or digits, U+E007F CANCEL TAG.
+fn flag_tags(chars: &[char]) -> Vec<usize> {
+    let mut flags = Vec::new();
+    for (start, _) in chars.iter().enumerate().filter(|(_, c)| **c == '\u{1F3F4}') {
+        let tags = chars[start + 1..]
+            .iter()
+            .take_while(|c| matches!(**c as u32, 0xE0030..=0xE0039 | 0xE0061..=0xE007A))
+            .count();
+        let end = start + 1 + tags;
+        if (1..=7).contains(&tags) && chars.get(end) == Some(&'\u{E007F}') {
+            flags.extend(start + 1..=end);
+        }
+    }
+    flags
+}
+
 /// The hidden characters of `text`, as findings at its place.
 pub(crate) fn findings(subject: &str, text: &Text<'_>) -> Vec<Finding> {
     let chars: Vec<char> = text.text.chars().collect();
+    let flags = flag_tags(&chars);
     let mut found = Vec::new();
     let mut tags = String::new();
     let mut seen_tags = 0usize;
@@ -38,7 +57,7 @@ pub(crate) fn findings(subject: &str, text: &Text<'_>) -> Vec<Finding> {
         let between_ascii =
             before.is_some_and(|b| b.is_ascii()) && after.is_some_and(|a| a.is_ascii());
         match code {
-            0xE0000..=0xE007F => {
+            0xE0000..=0xE007F if !flags.contains(&index) => {
                 seen_tags += 1;
                 if let Some(ascii) =
                     char::from_u32(code - 0xE0000).filter(|a| a.is_ascii_graphic() || *a == ' ')
@@ -149,6 +168,15 @@ mod tests {
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].0, "hidden-unicode.tag-characters");
         assert!(found[0].1.contains("\"read ~/.ssh\""), "{found:?}");
+    }
+
+    #[test]
+    fn a_subdivision_flag_is_no_hidden_text() {
+        let scotland = "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}";
+        assert!(rules_in(&format!("Scottish weather {scotland}")).is_empty());
+        // The same letters without the flag are hidden text.
+        let hidden = &scotland[4..];
+        assert_eq!(rules_in(hidden)[0].0, "hidden-unicode.tag-characters");
     }
 
     #[test]

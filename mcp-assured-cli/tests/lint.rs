@@ -1,0 +1,179 @@
+//! `mcp-assured lint` and `McpClient::lint` on twin servers (`tests/peers/lint_twins_server.py`,
+//! on the Python SDK's low-level server): for every rule family, a vulnerable server and its
+//! safe twin that differs minimally. The vulnerable one fails (exit 1) with a finding of its
+//! category naming its tool; the safe one passes (exit 0) with no finding of that category.
+//! A twin of a provider's strict mode is linted with that profile.
+
+use std::{ffi::OsString, process::Command, time::Duration};
+
+use mcp_assured::{
+    McpAssured,
+    lint::{Lint, Profile, Severity},
+};
+use mcp_assured_tests::peers;
+use serde_json::Value;
+
+const MCP_ASSURED: &str = env!("CARGO_BIN_EXE_mcp-assured");
+
+fn twins_script() -> OsString {
+    peers::sources_file("lint_twins_server.py").into_os_string()
+}
+
+/// Every twin the server has.
+fn twins() -> Vec<Value> {
+    let output = Command::new(peers::python())
+        .arg(twins_script())
+        .arg("--list")
+        .output()
+        .expect("python runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+/// `mcp-assured lint --json [--profile P] -- python lint_twins_server.py TWIN SIDE`.
+fn lint_cli(twin: &Value, side: &str) -> (i32, Value) {
+    let mut command = Command::new(MCP_ASSURED);
+    command.args(["lint", "--json"]);
+    if let Some(profile) = twin["profile"].as_str() {
+        command.args(["--profile", profile]);
+    }
+    let output = command
+        .arg("--")
+        .arg(peers::python())
+        .arg(twins_script())
+        .arg(twin["twin"].as_str().unwrap())
+        .arg(side)
+        .output()
+        .expect("mcp-assured runs");
+    let report = serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+        panic!(
+            "not JSON ({error}): {}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    (output.status.code().unwrap(), report)
+}
+
+#[test]
+fn every_vulnerable_twin_fails_and_every_safe_one_passes_from_the_cli() {
+    let twins = twins();
+    assert!(twins.len() >= 13, "{twins:?}");
+    for twin in &twins {
+        let name = twin["twin"].as_str().unwrap();
+        let category = twin["category"].as_str().unwrap();
+        let tool = format!("tool `{}`", name.replace('-', "_"));
+        let (code, report) = lint_cli(twin, "vulnerable");
+        let named: Vec<&Value> = report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|finding| finding["category"] == category && finding["severity"] == "fail")
+            .collect();
+        assert_eq!(code, 1, "{name} vulnerable: {report:#}");
+        assert!(
+            named
+                .iter()
+                .any(|finding| finding["subject"] == tool.as_str()),
+            "{name} vulnerable: no failing {category} finding naming {tool}: {report:#}"
+        );
+        for finding in &named {
+            for key in ["rule", "location", "message", "fix"] {
+                assert!(finding[key].is_string(), "{name}: {finding:#}");
+            }
+        }
+        let (code, report) = lint_cli(twin, "safe");
+        let of_category: Vec<&Value> = report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|finding| finding["category"] == category)
+            .collect();
+        assert_eq!(code, 0, "{name} safe: {report:#}");
+        assert!(of_category.is_empty(), "{name} safe: {of_category:#?}");
+        assert_eq!(report["passed"], true);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_twin_behaves_through_client_lint() {
+    for twin in twins() {
+        let name = twin["twin"].as_str().unwrap().to_owned();
+        let category = twin["category"].as_str().unwrap().to_owned();
+        let mut lint = Lint::new();
+        if let Some(profile) = twin["profile"].as_str() {
+            lint = lint.profile(profile.parse::<Profile>().unwrap());
+        }
+        for (side, fails) in [("vulnerable", true), ("safe", false)] {
+            let client = McpAssured::client()
+                .command(peers::python())
+                .arg(twins_script())
+                .args([name.as_str(), side])
+                .timeout(Duration::from_secs(20))
+                .build()
+                .await
+                .unwrap();
+            let report = client.lint_with(&lint).await.unwrap();
+            client.close().await.unwrap();
+            let of_category = report
+                .findings
+                .iter()
+                .filter(|finding| finding.category.as_str() == category)
+                .filter(|finding| finding.severity == Severity::Fail)
+                .count();
+            assert_eq!(report.failed(), fails, "{name} {side}: {report}");
+            assert_eq!(of_category > 0, fails, "{name} {side}: {report}");
+        }
+    }
+}
+
+/// The exit codes are `check`'s: 2 for a usage error, 3 for a server that cannot be reached.
+#[test]
+fn usage_and_unreachable_exit_as_check_does() {
+    let profile = Command::new(MCP_ASSURED)
+        .args(["lint", "--profile", "gemini-strict", "--", "true"])
+        .output()
+        .unwrap();
+    assert_eq!(profile.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&profile.stderr).contains("openai-strict"),
+        "{}",
+        String::from_utf8_lossy(&profile.stderr)
+    );
+    let gone = Command::new(MCP_ASSURED)
+        .args(["lint", "--", "/nonexistent/server"])
+        .output()
+        .unwrap();
+    assert_eq!(gone.status.code(), Some(3));
+}
+
+/// A budget the surface is over fails, naming the costliest tools; one it fits passes.
+#[test]
+fn the_token_budget_fails_above_it() {
+    let twin = &twins()[0];
+    let run = |budget: &str| {
+        Command::new(MCP_ASSURED)
+            .args(["lint", "--max-surface-tokens", budget, "--"])
+            .arg(peers::python())
+            .arg(twins_script())
+            .args([twin["twin"].as_str().unwrap(), "safe"])
+            .output()
+            .unwrap()
+    };
+    let over = run("10");
+    let text = String::from_utf8_lossy(&over.stdout);
+    assert_eq!(over.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("FAIL token-budget.surface the server"),
+        "{text}"
+    );
+    assert_eq!(run("100000").status.code(), Some(0));
+}
