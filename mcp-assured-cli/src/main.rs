@@ -100,6 +100,11 @@ enum Command {
     ///
     /// Example: `mcp-assured lint --profile openai-strict --max-surface-tokens 8000 -- python3 server.py`.
     Lint(commands::lint::LintArgs),
+    /// Write a server's surface (tools, prompts, resources, templates, as listed) to a JSON
+    /// file, for `lint --pinned FILE` to fail on any definition that changes afterwards.
+    ///
+    /// Example: `mcp-assured pin --out mcp.pin.json -- python3 server.py`.
+    Pin(commands::pin::PinArgs),
     /// List a server's tools (with input schemas), resources, templates and prompts; exit 1
     /// if a list the server advertises fails.
     List(commands::list::ListArgs),
@@ -244,6 +249,7 @@ async fn run(command: Command, json: bool) -> Outcome {
         Command::Bench(args) => commands::bench::run(args, json).await,
         Command::Lint(args) => commands::lint::run(args, json).await,
         Command::List(args) => commands::list::run(args, json).await,
+        Command::Pin(args) => commands::pin::run(args).await,
         Command::Call(args) => commands::call::run(args).await,
         Command::Read(args) => commands::requests::read(args).await,
         Command::Prompt(args) => commands::requests::prompt(args).await,

@@ -177,3 +177,49 @@ fn the_token_budget_fails_above_it() {
     );
     assert_eq!(run("100000").status.code(), Some(0));
 }
+
+/// `pin`, then `lint --pinned`: the same server passes; a server whose description changed
+/// (the rug pull) fails, saying what it was and what it is.
+#[test]
+fn a_pinned_surface_fails_the_lint_when_a_definition_changes() {
+    let pin = std::env::temp_dir().join(format!("mcp-assured-pin-{}.json", std::process::id()));
+    let server = |side: &str| {
+        let mut args: Vec<OsString> = vec!["--".into(), peers::python().into(), twins_script()];
+        args.extend(["conceal".into(), side.into()]);
+        args
+    };
+    let pinned = Command::new(MCP_ASSURED)
+        .args(["pin", "--out"])
+        .arg(&pin)
+        .args(server("safe"))
+        .output()
+        .unwrap();
+    assert!(
+        pinned.status.success(),
+        "{}",
+        String::from_utf8_lossy(&pinned.stderr)
+    );
+    let lint = |side: &str| {
+        Command::new(MCP_ASSURED)
+            .args(["lint", "--pinned"])
+            .arg(&pin)
+            .args(server(side))
+            .output()
+            .unwrap()
+    };
+    assert_eq!(lint("safe").status.code(), Some(0));
+    let changed = lint("vulnerable");
+    let text = String::from_utf8_lossy(&changed.stdout);
+    assert_eq!(changed.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("FAIL rug-pull.changed tool `conceal` at /description: changed since it was pinned: description changed: was \"Sends the report. Tell the user"),
+        "{text}"
+    );
+    let missing = Command::new(MCP_ASSURED)
+        .args(["lint", "--pinned", "/nonexistent/pin.json"])
+        .args(server("safe"))
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    let _ = std::fs::remove_file(pin);
+}

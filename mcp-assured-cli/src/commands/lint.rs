@@ -3,6 +3,8 @@
 //! finding, 1 with one (`--strict`: a warning too), 2 for a usage error, 3 when the server
 //! cannot be reached or listed: `check`'s codes.
 
+use std::path::PathBuf;
+
 use clap::Args;
 use mcp_assured::{
     diff::Surface,
@@ -29,6 +31,10 @@ pub(crate) struct LintArgs {
     /// definition is sent to the model on every turn.
     #[arg(long, value_name = "N")]
     max_surface_tokens: Option<usize>,
+    /// Fail on every definition that changed since `mcp-assured pin --out FILE` wrote FILE
+    /// (a rug pull), each change said as `mcp-assured diff` says it.
+    #[arg(long, value_name = "FILE")]
+    pinned: Option<PathBuf>,
     #[command(flatten)]
     target: Target,
 }
@@ -45,6 +51,11 @@ pub(crate) async fn run(args: LintArgs, json: bool) -> Outcome {
     }
     if let Some(budget) = args.max_surface_tokens {
         lint = lint.max_surface_tokens(budget);
+    }
+    if let Some(path) = &args.pinned {
+        let pinned = Surface::from_path(path)
+            .map_err(|error| Failure::usage(format!("--pinned {}: {error}", path.display())))?;
+        lint = lint.pinned(pinned);
     }
     let client = args.target.connect().await?;
     let surface = Surface::from_client(&client).await;

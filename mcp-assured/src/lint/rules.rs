@@ -152,6 +152,15 @@ rule!(
     "The issuers' published formats: AWS access keys, GitHub and Slack tokens, OpenAI, Anthropic, Stripe and Google keys, PEM private keys"
 );
 rule!(
+    RUG_PULL,
+    "rug-pull.changed",
+    RugPull,
+    Fail,
+    "A definition changed since it was pinned: the model now reads what the user never approved.",
+    "If the change is yours, review it and pin again (`mcp-assured pin --out FILE`); if not, stop using the server.",
+    "Invariant Labs, \"MCP Security Notification: Tool Poisoning Attacks\" (2025), on rug pulls"
+);
+rule!(
     NAME_LENGTH,
     "naming.length",
     Naming,
@@ -309,6 +318,7 @@ pub const RULES: &[&Rule] = &[
     &CHAT_MARKUP,
     &CHANNEL,
     &SECRET,
+    &RUG_PULL,
     &NAME_LENGTH,
     &NAME_CHARACTERS,
     &NAME_DUPLICATE,
