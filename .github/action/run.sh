@@ -2,15 +2,16 @@
 # The work of the mcp-assured GitHub Action (action.yml at the repository's root): install
 # the binary (unless MCP_ASSURED_BIN names one), run `mcp-assured check` with a JUnit
 # report, then `mcp-assured snapshot --check` when a snapshot directory is given, then
-# `mcp-assured fuzz` (its JUnit report in INPUT_FUZZ_JUNIT) when INPUT_FUZZ is `true`. Exits with the first failing command's status (1 failed checks, snapshots or
+# `mcp-assured fuzz` (its JUnit report in INPUT_FUZZ_JUNIT) when INPUT_FUZZ is `true`, then
+# `mcp-assured lint` when INPUT_LINT is `true`. Exits with the first failing command's status (1 failed checks, snapshots or
 # findings, 2 usage, 3 unreachable).
 #
 # Inputs, as the action passes them: INPUT_SERVER (a URL, or the command line that starts
 # the server over stdio) or INPUT_CONFIG (+ INPUT_SERVER_NAME), INPUT_JUNIT, INPUT_SNAPSHOTS,
 # INPUT_CALLS (one TOOL=JSON per line), INPUT_SKIP (checks to report as skipped, separated by
 # spaces or lines), INPUT_STRICT (`true`: every warning fails, of check and fuzz), INPUT_FUZZ
-# (`true`: fuzz too), INPUT_FUZZ_ARGS (more options for `fuzz`), INPUT_ARGS (more options for
-# every command).
+# (`true`: fuzz too), INPUT_FUZZ_ARGS (more options for `fuzz`), INPUT_LINT (`true`: lint
+# too), INPUT_LINT_ARGS (more options for `lint`), INPUT_ARGS (more options for every command).
 set -euo pipefail
 
 bin=${MCP_ASSURED_BIN:-}
@@ -75,6 +76,18 @@ if [[ ${INPUT_FUZZ:-false} == true ]]; then
         "${options[@]}" "${target[@]}" || fuzz_status=$?
     if [[ $status -eq 0 ]]; then
         status=$fuzz_status
+    fi
+fi
+
+if [[ ${INPUT_LINT:-false} == true ]]; then
+    read -r -a lint_options <<<"${INPUT_LINT_ARGS:-}"
+    if [[ ${INPUT_STRICT:-false} == true ]]; then
+        lint_options+=(--strict)
+    fi
+    lint_status=0
+    "$bin" lint "${lint_options[@]}" "${options[@]}" "${target[@]}" || lint_status=$?
+    if [[ $status -eq 0 ]]; then
+        status=$lint_status
     fi
 fi
 exit "$status"

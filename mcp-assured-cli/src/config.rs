@@ -102,15 +102,27 @@ pub fn load(path: &Path, name: Option<&str>) -> Result<ServerConfig, ConfigError
         .map_err(|ConfigError(reason)| ConfigError(format!("{}: {reason}", path.display())))
 }
 
-/// [`load`] from the file's text.
+/// The names of the servers in the file at `path`, in its order.
 ///
 /// # Errors
 ///
-/// As [`load`].
-pub fn parse(text: &str, name: Option<&str>) -> Result<ServerConfig, ConfigError> {
-    let file: Value = serde_json::from_str(text)
-        .map_err(|error| ConfigError(format!("not valid JSON: {error}")))?;
-    let servers = ["mcpServers", "servers"]
+/// The file cannot be read or is not JSON, or it has no `mcpServers` (or `servers`).
+pub fn names(path: &Path) -> Result<Vec<String>, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|error| {
+        ConfigError(format!(
+            "could not read the config file {}: {error}",
+            path.display()
+        ))
+    })?;
+    let file: Value = serde_json::from_str(&text)
+        .map_err(|error| ConfigError(format!("{}: not valid JSON: {error}", path.display())))?;
+    let servers = servers_of(&file)
+        .map_err(|ConfigError(reason)| ConfigError(format!("{}: {reason}", path.display())))?;
+    Ok(servers.keys().cloned().collect())
+}
+
+fn servers_of(file: &Value) -> Result<&Map<String, Value>, ConfigError> {
+    ["mcpServers", "servers"]
         .iter()
         .find_map(|key| file.get(*key).and_then(Value::as_object))
         .ok_or_else(|| {
@@ -119,7 +131,18 @@ pub fn parse(text: &str, name: Option<&str>) -> Result<ServerConfig, ConfigError
                  {\"mcpServers\": {\"NAME\": {\"command\": ..} or {\"url\": ..}}}"
                     .to_owned(),
             )
-        })?;
+        })
+}
+
+/// [`load`] from the file's text.
+///
+/// # Errors
+///
+/// As [`load`].
+pub fn parse(text: &str, name: Option<&str>) -> Result<ServerConfig, ConfigError> {
+    let file: Value = serde_json::from_str(text)
+        .map_err(|error| ConfigError(format!("not valid JSON: {error}")))?;
+    let servers = servers_of(&file)?;
     let (name, entry) = pick(servers, name)?;
     let entry: Entry = serde_json::from_value(entry.clone())
         .map_err(|error| ConfigError(format!("server `{name}`: {error}")))?;

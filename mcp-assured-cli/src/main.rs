@@ -54,7 +54,8 @@ enum Command {
     /// Run the companion MCP server. Its tools: connect_to_server, disconnect,
     /// get_connection_status, list_connections, list_tools, call_tool, list_resources,
     /// list_resource_templates, read_resource, list_prompts, get_prompt, ping, complete,
-    /// set_logging_level, get_notifications, run_server_tests, check_server, fuzz_server.
+    /// set_logging_level, get_notifications, run_server_tests, check_server, fuzz_server,
+    /// lint_server.
     ///
     /// Register it with an MCP client, e.g. `claude mcp add mcp-assured -- mcp-assured serve`.
     Serve {

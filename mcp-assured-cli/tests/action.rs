@@ -10,7 +10,7 @@ use std::{
 };
 
 use mcp_assured::fixture::free_port;
-use mcp_assured_tests::example_server_binary;
+use mcp_assured_tests::{example_server_binary, peers};
 
 use support::{printed, run};
 
@@ -113,6 +113,8 @@ fn the_action_passes_every_input_to_its_script() {
         "snapshots",
         "calls",
         "skip",
+        "lint",
+        "lint-args",
         "args",
         "junit",
     ] {
@@ -173,5 +175,46 @@ fn the_action_fuzzes_when_asked_and_fails_on_a_finding() {
     assert_eq!(found.status.code(), Some(1), "{}", printed(&found));
     let report = std::fs::read_to_string(&fuzz_junit).unwrap();
     assert!(report.contains("fuzz.tools.hang.hang"), "{report}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_action_lints_when_asked_and_fails_on_a_finding() {
+    let dir = std::env::temp_dir().join(format!(
+        "mcp-assured-action-lint-{}-{}",
+        std::process::id(),
+        free_port().unwrap()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let junit = dir.join("junit.xml");
+    let twin = |side: &str| {
+        format!(
+            "{} {} conceal {side}",
+            peers::python().display(),
+            peers::sources_file("lint_twins_server.py").display()
+        )
+    };
+    let clean = action(&[
+        ("INPUT_SERVER", &twin("safe")),
+        ("INPUT_JUNIT", junit.to_str().unwrap()),
+        ("INPUT_LINT", "true"),
+    ]);
+    assert!(clean.status.success(), "{}", printed(&clean));
+    assert!(
+        printed(&clean).contains("0 failed, 0 warned; the surface costs"),
+        "{}",
+        printed(&clean)
+    );
+    let found = action(&[
+        ("INPUT_SERVER", &twin("vulnerable")),
+        ("INPUT_JUNIT", junit.to_str().unwrap()),
+        ("INPUT_LINT", "true"),
+    ]);
+    assert_eq!(found.status.code(), Some(1), "{}", printed(&found));
+    assert!(
+        printed(&found).contains("FAIL instruction-injection.conceal tool `conceal`"),
+        "{}",
+        printed(&found)
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -85,6 +85,7 @@ mod companion {
                 "run_server_tests",
                 "check_server",
                 "fuzz_server",
+                "lint_server",
             ]
         );
         assert_tool_snapshot!("companion_tools", tools);
@@ -113,6 +114,7 @@ mod companion {
             ("run_server_tests", "not_connected"),
             ("check_server", "not_connected"),
             ("fuzz_server", "not_connected"),
+            ("lint_server", "not_connected"),
         ];
         let tools = client.list_tools().await.unwrap();
         let listed: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
@@ -492,6 +494,32 @@ mod companion {
             "{connected}"
         );
         ok(&client, "ping", json!({})).await;
+    }
+
+    /// `lint_server` on a twin server: the vulnerable one's finding with its rule, subject,
+    /// location and fix; an unknown profile named with the profiles there are.
+    #[mcp_test]
+    async fn lints_a_server_and_reports_every_finding(client: McpClient) {
+        let poisoned = json!({
+            "command": peers::python(),
+            "args": [peers::sources_file("lint_twins_server.py"), "conceal", "vulnerable"],
+        });
+        ok(&client, "connect_to_server", poisoned).await;
+        let linted = ok(&client, "lint_server", json!({})).await;
+        assert_eq!(linted["passed"], json!(false), "{linted}");
+        let finding = &linted["findings"][0];
+        assert_eq!(finding["rule"], "instruction-injection.conceal", "{linted}");
+        assert_eq!(finding["subject"], "tool `conceal`");
+        assert_eq!(finding["location"], "/description");
+        assert!(finding["fix"].is_string());
+        assert!(linted["tokens"]["total"].as_u64().unwrap() > 0);
+        let unknown = envelope(
+            &client,
+            "lint_server",
+            json!({"profiles": ["gemini-strict"]}),
+        )
+        .await;
+        assert_eq!(unknown["error"]["type"], "invalid_arguments", "{unknown}");
     }
 
     /// `fuzz_server` on the Python server with planted bugs: each finding with its shrunk

@@ -2,57 +2,62 @@
 //! on the Python SDK's low-level server): for every rule family, a vulnerable server and its
 //! safe twin that differs minimally. The vulnerable one fails (exit 1) with a finding of its
 //! category naming its tool; the safe one passes (exit 0) with no finding of that category.
-//! A twin of a provider's strict mode is linted with that profile.
+//! A twin of a provider's strict mode is linted with that profile; a cross-server twin beside
+//! the server it speaks of (`--config` with both; `Lint::run_servers`).
 
 use std::{ffi::OsString, process::Command, time::Duration};
 
 use mcp_assured::{
-    McpAssured,
+    McpAssured, McpClient,
+    diff::Surface,
     lint::{Lint, Profile, Severity},
 };
-use mcp_assured_tests::peers;
+use mcp_assured_tests::{
+    lint_twins::{script as twins_script, twins},
+    peers,
+};
 use serde_json::Value;
 
 const MCP_ASSURED: &str = env!("CARGO_BIN_EXE_mcp-assured");
 
-fn twins_script() -> OsString {
-    peers::sources_file("lint_twins_server.py").into_os_string()
+/// A config file (`mcpServers`) with the twin's `side` as server `twin`, and the server it
+/// needs beside it (`--mail`) as `mail`: how a cross-server twin is linted.
+fn config_with_mail(twin: &Value, side: &str) -> std::path::PathBuf {
+    let python = peers::python();
+    let script = twins_script();
+    let (python, script) = (python.to_str().unwrap(), script.to_str().unwrap());
+    let config = serde_json::json!({"mcpServers": {
+        "mail": {"command": python, "args": [script, "--mail"]},
+        "twin": {"command": python, "args": [script, twin["twin"], side]},
+    }});
+    let path = std::env::temp_dir().join(format!(
+        "mcp-assured-lint-{}-{}-{side}.json",
+        std::process::id(),
+        twin["twin"].as_str().unwrap()
+    ));
+    std::fs::write(&path, config.to_string()).unwrap();
+    path
 }
 
-/// Every twin the server has.
-fn twins() -> Vec<Value> {
-    let output = Command::new(peers::python())
-        .arg(twins_script())
-        .arg("--list")
-        .output()
-        .expect("python runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
-}
-
-/// `mcp-assured lint --json [--profile P] -- python lint_twins_server.py TWIN SIDE`.
+/// `mcp-assured lint --json [--profile P] -- python lint_twins_server.py TWIN SIDE`, or
+/// `--config` with the server the twin needs beside it.
 fn lint_cli(twin: &Value, side: &str) -> (i32, Value) {
     let mut command = Command::new(MCP_ASSURED);
     command.args(["lint", "--json"]);
     if let Some(profile) = twin["profile"].as_str() {
         command.args(["--profile", profile]);
     }
-    let output = command
-        .arg("--")
-        .arg(peers::python())
-        .arg(twins_script())
-        .arg(twin["twin"].as_str().unwrap())
-        .arg(side)
-        .output()
-        .expect("mcp-assured runs");
+    if twin["needs"].is_null() {
+        command
+            .arg("--")
+            .arg(peers::python())
+            .arg(twins_script())
+            .arg(twin["twin"].as_str().unwrap())
+            .arg(side);
+    } else {
+        command.arg("--config").arg(config_with_mail(twin, side));
+    }
+    let output = command.output().expect("mcp-assured runs");
     let report = serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
         panic!(
             "not JSON ({error}): {}\n{}",
@@ -85,6 +90,13 @@ fn every_vulnerable_twin_fails_and_every_safe_one_passes_from_the_cli() {
                 .any(|finding| finding["subject"] == tool.as_str()),
             "{name} vulnerable: no failing {category} finding naming {tool}: {report:#}"
         );
+        if !twin["needs"].is_null() {
+            // Linted beside another server, each finding names its own.
+            assert!(
+                named.iter().all(|finding| finding["server"] == "twin"),
+                "{report:#}"
+            );
+        }
         for finding in &named {
             for key in ["rule", "location", "message", "fix"] {
                 assert!(finding[key].is_string(), "{name}: {finding:#}");
@@ -103,6 +115,18 @@ fn every_vulnerable_twin_fails_and_every_safe_one_passes_from_the_cli() {
     }
 }
 
+/// A client of the twins server started with `args`.
+async fn connect(args: &[&str]) -> McpClient {
+    McpAssured::client()
+        .command(peers::python())
+        .arg(twins_script())
+        .args(args)
+        .timeout(Duration::from_secs(20))
+        .build()
+        .await
+        .unwrap()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_twin_behaves_through_client_lint() {
     for twin in twins() {
@@ -113,16 +137,21 @@ async fn every_twin_behaves_through_client_lint() {
             lint = lint.profile(profile.parse::<Profile>().unwrap());
         }
         for (side, fails) in [("vulnerable", true), ("safe", false)] {
-            let client = McpAssured::client()
-                .command(peers::python())
-                .arg(twins_script())
-                .args([name.as_str(), side])
-                .timeout(Duration::from_secs(20))
-                .build()
-                .await
-                .unwrap();
-            let report = client.lint_with(&lint).await.unwrap();
-            client.close().await.unwrap();
+            let report = if twin["needs"].is_null() {
+                let client = connect(&[&name, side]).await;
+                let report = client.lint_with(&lint).await.unwrap();
+                client.close().await.unwrap();
+                report
+            } else {
+                let (mail, twin) = (connect(&["--mail"]).await, connect(&[&name, side]).await);
+                let surfaces = [
+                    Surface::from_client(&mail).await.unwrap(),
+                    Surface::from_client(&twin).await.unwrap(),
+                ];
+                mail.close().await.unwrap();
+                twin.close().await.unwrap();
+                lint.run_servers(&[("mail", &surfaces[0]), ("twin", &surfaces[1])])
+            };
             let of_category = report
                 .findings
                 .iter()

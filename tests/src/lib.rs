@@ -19,6 +19,7 @@
 //! - [`faults`]: the misbehaving server of the fault-injection suite.
 //! - [`oauth`]: a server that requires OAuth, and its authorization server.
 //! - [`tls`]: a test CA and a TLS front, to reach any of these over `https://`.
+//! - [`lint_twins`]: a vulnerable server and its safe twin for every rule of `mcp-assured lint`.
 //! - [`sdk_clients`]: the official Python and TypeScript SDKs' clients driving any server
 //!   through a list of steps.
 //!
@@ -43,6 +44,7 @@ mod binary;
 pub mod connect;
 mod example_server;
 pub mod faults;
+pub mod lint_twins;
 pub mod oauth;
 pub mod peers;
 pub mod planted_bugs;

@@ -119,6 +119,17 @@ pub fn fuzz_peers() -> PathBuf {
     installed(&FUZZ_PEERS)
 }
 
+/// Path of a venv's `python` that has the peer scanner of the lint benchmark (Cisco's
+/// `mcp-scanner`, pinned in `tests/peers/lint-peers/`), installing it first if needed; the
+/// `mcp-scanner` command is beside it.
+///
+/// # Panics
+///
+/// If the install fails (it needs PyPI, or a warm pip cache).
+pub fn lint_peers() -> PathBuf {
+    installed(&LINT_PEERS)
+}
+
 /// Path of a venv's `python` that has the Python SDK line that runs tasks (`mcp` 1.30, pinned
 /// in `tests/peers/tasks/`), installing it first if needed: run
 /// [`python_tasks_server_script`] with it.
@@ -295,6 +306,16 @@ const FUZZ_PEERS: Peer = Peer {
     pins: &[
         "fuzz-peers/requirements.txt",
         "fuzz-peers/requirements.lock",
+    ],
+    install: install_python,
+};
+
+const LINT_PEERS: Peer = Peer {
+    name: "lint-peers",
+    what: "the peer scanner of the lint benchmark, cisco-ai-mcp-scanner (pip)",
+    pins: &[
+        "lint-peers/requirements.txt",
+        "lint-peers/requirements.lock",
     ],
     install: install_python,
 };

@@ -1,5 +1,7 @@
 //! `mcp-assured lint`: what a model sees of a server (its tools, prompts, resources and
-//! templates as listed), held to the rules of `mcp_assured::lint`. Exit 0 without a failing
+//! templates as listed), held to the rules of `mcp_assured::lint`; with `--config FILE` and
+//! no `--server`, every server of FILE, each also against the others (cross-server
+//! shadowing), each finding naming its server. Exit 0 without a failing
 //! finding, 1 with one (`--strict`: a warning too), 2 for a usage error, 3 when the server
 //! cannot be reached or listed: `check`'s codes.
 
@@ -57,13 +59,31 @@ pub(crate) async fn run(args: LintArgs, json: bool) -> Outcome {
             .map_err(|error| Failure::usage(format!("--pinned {}: {error}", path.display())))?;
         lint = lint.pinned(pinned);
     }
-    let client = args.target.connect().await?;
-    let surface = Surface::from_client(&client).await;
-    let _ = client.close().await;
-    let surface = surface.map_err(|error| {
-        Failure::unreachable(format!("could not list what the server offers: {error}"))
-    })?;
-    let report = lint.run(&surface);
+    let (report, surfaces) = match args.target.every_configured_server()? {
+        // Every server of the config file: each linted, and each against the others
+        // (cross-server shadowing).
+        Some(names) => {
+            if args.pinned.is_some() {
+                return Err(Failure::usage(
+                    "--pinned holds one server to its pin: name it with --server",
+                ));
+            }
+            let mut surfaces = Vec::new();
+            for name in &names {
+                surfaces.push(listed(&args.target.for_server(name)).await?);
+            }
+            let servers: Vec<(&str, &Surface)> = names
+                .iter()
+                .map(String::as_str)
+                .zip(surfaces.iter())
+                .collect();
+            (lint.run_servers(&servers), surfaces)
+        }
+        None => {
+            let surface = listed(&args.target).await?;
+            (lint.run(&surface), vec![surface])
+        }
+    };
     if json {
         outln!(
             "{}",
@@ -80,13 +100,18 @@ pub(crate) async fn run(args: LintArgs, json: bool) -> Outcome {
                 .filter(|finding| finding.severity == severity)
                 .count()
         };
+        let total = |list: fn(&Surface) -> usize| surfaces.iter().map(list).sum::<usize>();
+        let servers = match surfaces.len() {
+            1 => String::new(),
+            count => format!("{count} servers, "),
+        };
         outln!(
-            "{} tools, {} prompts, {} resources, {} templates: {} failed, {} warned; the \
-             surface costs {} tokens ({})",
-            surface.tools.len(),
-            surface.prompts.len(),
-            surface.resources.len(),
-            surface.resource_templates.len(),
+            "{servers}{} tools, {} prompts, {} resources, {} templates: {} failed, {} warned; \
+             the surface costs {} tokens ({})",
+            total(|surface| surface.tools.len()),
+            total(|surface| surface.prompts.len()),
+            total(|surface| surface.resources.len()),
+            total(|surface| surface.resource_templates.len()),
             count(Severity::Fail),
             count(Severity::Warn),
             report.tokens.total,
@@ -94,4 +119,17 @@ pub(crate) async fn run(args: LintArgs, json: bool) -> Outcome {
         );
     }
     Ok(Exit::from_success(!report.failed()))
+}
+
+/// What the server of `target` lists; exit 3 when it cannot be reached or listed.
+async fn listed(target: &Target) -> Result<Surface, Failure> {
+    let client = target.connect().await?;
+    let surface = Surface::from_client(&client).await;
+    let _ = client.close().await;
+    surface.map_err(|error| {
+        Failure::unreachable(format!(
+            "could not list what {} offers: {error}",
+            target.describe()
+        ))
+    })
 }

@@ -24,7 +24,7 @@ pub(crate) enum OAuthGrant {
     ClientCredentials,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub(crate) struct Target {
     /// The server: a URL (streamable HTTP; a path ending in /sse is HTTP+SSE), or, after
     /// `--`, a command and its arguments to start and speak to over stdio. Or give --config.
@@ -146,6 +146,27 @@ impl Target {
             words.push_str(&format!(" --server {server}"));
         }
         Some(words)
+    }
+
+    /// With `--config FILE` and no `--server`, the names of every server in FILE when it has
+    /// several (a command that takes them all, as `lint` does, aims a [`for_server`] at each);
+    /// `None` otherwise.
+    ///
+    /// [`for_server`]: Self::for_server
+    pub(crate) fn every_configured_server(&self) -> Result<Option<Vec<String>>, Failure> {
+        let (Some(path), None) = (&self.config, &self.server) else {
+            return Ok(None);
+        };
+        let names = config::names(path).map_err(|error| Failure::usage(error.to_string()))?;
+        Ok((names.len() > 1).then_some(names))
+    }
+
+    /// This target, aimed at server `name` of its `--config` file.
+    pub(crate) fn for_server(&self, name: &str) -> Target {
+        let mut one = self.clone();
+        one.server = Some(name.to_owned());
+        one.configured = OnceLock::new();
+        one
     }
 
     /// The server of `--config` and `--server`.

@@ -11,6 +11,7 @@ mod fuzz_server;
 mod get_connection_status;
 mod get_notifications;
 mod get_prompt;
+mod lint_server;
 mod list_connections;
 mod list_prompts;
 mod list_resource_templates;
@@ -85,6 +86,7 @@ const TOOLS: &[ToolEntry] = &[
     tool!(run_server_tests),
     tool!(check_server),
     tool!(fuzz_server),
+    tool!(lint_server),
 ];
 
 /// The definitions, built once (their schemas come from schemars), and which entry of
