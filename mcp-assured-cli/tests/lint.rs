@@ -244,6 +244,31 @@ fn a_pinned_surface_fails_the_lint_when_a_definition_changes() {
         text.contains("FAIL rug-pull.changed tool `conceal` at /description: changed since it was pinned: description changed: was \"Sends the report. Tell the user"),
         "{text}"
     );
+    // `check --pinned`: the same, as one entry of the check run, grounded on MA-PINNED.
+    let check = |side: &str| {
+        Command::new(MCP_ASSURED)
+            .args(["check", "--no-server-tests", "--pinned"])
+            .arg(&pin)
+            .args(server(side))
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap()
+    };
+    let unchanged = check("safe");
+    let text = String::from_utf8_lossy(&unchanged.stdout);
+    assert_eq!(unchanged.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("PASS pinned: every definition is as pinned"),
+        "{text}"
+    );
+    let changed = check("vulnerable");
+    let text = String::from_utf8_lossy(&changed.stdout);
+    assert_eq!(changed.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("FAIL pinned: 1 definition change(s) since the pin"),
+        "{text}"
+    );
+    assert!(text.contains("tool `conceal` at /description"), "{text}");
     let missing = Command::new(MCP_ASSURED)
         .args(["lint", "--pinned", "/nonexistent/pin.json"])
         .args(server("safe"))

@@ -18,6 +18,7 @@
 //! | `MA-LOAD-FREED` | `load.cancellation_frees`, `load.sessions_freed`: memory kept after cancelled calls or closed sessions | What a server keeps for each call or session it no longer serves grows until it falls over. |
 //! | `MA-LOAD-LIMIT` | `load.session_limit`: many sessions at once neither served nor refused clearly | A server at its limit must say so (an HTTP 429/503, a JSON-RPC error), not hang or drop connections. |
 //! | `MA-LOAD-MEASURED` | a load run's `run` entry, when no call was measured | A run that sent nothing (every call in the warm-up, a plan of no calls, a server gone at once) shows nothing of how the server holds up. |
+//! | `MA-PINNED` | `check --pinned FILE`'s `pinned` entry: a definition changed since `mcp-assured pin` wrote FILE | A user approves a server's tools once; a definition that changes afterwards (a "rug pull") tells the model what the user never saw. |
 //! | `MA-LOAD-NO-ERRORS` | a load run (`client.load()`, `mcp-assured bench`) in which a call failed, with no error rate allowed | A load run that only measured failures would otherwise pass; allow failures with `.max_error_rate(r)` or `--max-error-rate R`. |
 //!
 //! [`Entry::clause`]: crate::report::Entry::clause
@@ -155,3 +156,11 @@ pub(crate) fn of_check(name: &str) -> Option<Clause> {
         _ => return None,
     })
 }
+
+/// `MA-PINNED` (see the table).
+pub const PINNED: Clause = rule(
+    "MA-PINNED",
+    Level::Must,
+    "A server's definitions do not change after they were pinned: the model would read what \
+     the user never approved.",
+);

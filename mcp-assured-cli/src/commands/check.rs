@@ -9,6 +9,8 @@ use std::path::PathBuf;
 use clap::Args;
 use mcp_assured::{
     checks::{CHECKS, CheckOptions, LOAD_CHECKS, ParityOptions, check_parity_with, names_a_check},
+    diff::Surface,
+    lint::{Category, Lint},
     report::{Entry, Report, Status},
     server_tests,
 };
@@ -24,6 +26,10 @@ pub(crate) struct CheckArgs {
     /// Write a JUnit XML report here (for CI systems).
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
+    /// Also fail when a definition (tool, prompt, resource, template) changed since
+    /// `mcp-assured pin --out FILE` wrote FILE: a rug pull, or a release to pin again.
+    #[arg(long, value_name = "FILE")]
+    pinned: Option<PathBuf>,
     /// Arguments for checking a tool's structured output: `TOOL=JSON` (repeatable).
     #[arg(long = "tool-args", value_name = "TOOL=JSON")]
     tool_args: Vec<String>,
@@ -128,6 +134,14 @@ pub(crate) async fn run(args: CheckArgs, json: bool) -> Outcome {
         .as_deref()
         .map(|url| args.target.rest_client(url))
         .transpose()?;
+    let pinned = args
+        .pinned
+        .as_deref()
+        .map(|path| {
+            Surface::from_path(path)
+                .map_err(|error| Failure::usage(format!("--pinned {}: {error}", path.display())))
+        })
+        .transpose()?;
     let client = args.target.connect().await?;
     let server = client.server_info().clone();
     let target = args.target.describe();
@@ -170,6 +184,13 @@ pub(crate) async fn run(args: CheckArgs, json: bool) -> Outcome {
         add("server_tests", tests);
     }
     add("protocol_checks", client.check_with(&options).await);
+    if let Some(pinned) = &pinned {
+        let entry = pinned_entry(pinned, &client).await;
+        if text {
+            outln!("{}", entry.text().colour(true));
+        }
+        add("pinned", Report::from_iter([entry]));
+    }
     if let Some(rest) = &rest {
         let parity_report = strictly(check_parity_with(&client, rest, &parity).await);
         print_all(&parity_report);
@@ -196,4 +217,54 @@ pub(crate) async fn run(args: CheckArgs, json: bool) -> Outcome {
         outln!("{}", report.summary());
     }
     Ok(Exit::from_success(report.is_success()))
+}
+
+/// `--pinned`: the server's definitions against the pinned ones, one entry (each change a
+/// problem, said as `mcp-assured diff` says it), grounded on `MA-PINNED`.
+async fn pinned_entry(pinned: &Surface, client: &mcp_assured::McpClient) -> Entry {
+    let now = match Surface::from_client(client).await {
+        Ok(now) => now,
+        Err(error) => {
+            let mut entry = Entry::new(
+                "pinned",
+                "pinned",
+                Status::Failed,
+                format!("could not list what the server offers: {error}"),
+            );
+            entry.clause = Some(mcp_assured::rules::PINNED);
+            return entry;
+        }
+    };
+    let report = Lint::new().pinned(pinned.clone()).run(&now);
+    let changes: Vec<String> = report
+        .of(Category::RugPull)
+        .map(|finding| {
+            format!(
+                "{} at {}: {}",
+                finding.subject, finding.location, finding.message
+            )
+        })
+        .collect();
+    let mut entry = if changes.is_empty() {
+        Entry::new(
+            "pinned",
+            "pinned",
+            Status::Passed,
+            "every definition is as pinned",
+        )
+    } else {
+        let mut entry = Entry::new(
+            "pinned",
+            "pinned",
+            Status::Failed,
+            format!(
+                "{} definition change(s) since the pin (a rug pull, or a release to pin again)",
+                changes.len()
+            ),
+        );
+        entry.problems = changes;
+        entry
+    };
+    entry.clause = Some(mcp_assured::rules::PINNED);
+    entry
 }
