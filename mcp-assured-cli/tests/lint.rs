@@ -1,6 +1,8 @@
-//! `mcp-assured lint` and `McpClient::lint` on twin servers (`tests/peers/lint_twins_server.py`,
-//! on the Python SDK's low-level server): for every rule family, a vulnerable server and its
-//! safe twin that differs minimally. The vulnerable one fails (exit 1) with a finding of its
+//! `mcp-assured lint` and `McpClient::lint` on twin servers (`tests/peers/lint_twins_server.py`
+//! on the Python SDK's low-level server; the same definitions served by
+//! `lint_twins_server.mjs` on the TypeScript SDK's and by `lint-twin-rmcp` on rmcp): for every
+//! rule family, a vulnerable server
+//! and its safe twin that differs minimally. The vulnerable one fails (exit 1) with a finding of its
 //! category naming its tool; the safe one passes (exit 0) with no finding of that category.
 //! A twin of a provider's strict mode is linted with that profile; a cross-server twin beside
 //! the server it speaks of (`--config` with both; `Lint::run_servers`).
@@ -14,24 +16,65 @@ use mcp_assured::{
 };
 use mcp_assured_tests::{
     lint_twins::{script as twins_script, twins},
-    peers,
+    peers, workspace_binary,
 };
 use serde_json::Value;
 
 const MCP_ASSURED: &str = env!("CARGO_BIN_EXE_mcp-assured");
 
+/// Which SDK serves a twin.
+#[derive(Debug, Clone, Copy)]
+enum Sdk {
+    /// `lint_twins_server.py`, on the Python SDK's low-level `Server`.
+    Python,
+    /// `lint_twins_server.mjs`, on the TypeScript SDK's low-level `Server`, serving the same
+    /// definitions (the twin's JSON is its argument).
+    TypeScript,
+    /// `lint-twin-rmcp` (`tests/src/bin/`), on rmcp, the same way.
+    Rmcp,
+}
+
+/// The command line of the server of one side of `twin`.
+fn twin_server(sdk: Sdk, twin: &Value, side: &str) -> Vec<OsString> {
+    match sdk {
+        Sdk::Python => vec![
+            peers::python().into(),
+            twins_script(),
+            twin["twin"].as_str().unwrap().into(),
+            side.into(),
+        ],
+        Sdk::TypeScript => vec![
+            peers::node().into(),
+            peers::sources_file("lint_twins_server.mjs").into(),
+            peers::npm_modules().into(),
+            twin.to_string().into(),
+            side.into(),
+        ],
+        Sdk::Rmcp => vec![
+            workspace_binary("mcp-assured-tests", "lint-twin-rmcp").into(),
+            twin.to_string().into(),
+            side.into(),
+        ],
+    }
+}
+
 /// A config file (`mcpServers`) with the twin's `side` as server `twin`, and the server it
 /// needs beside it (`--mail`) as `mail`: how a cross-server twin is linted.
-fn config_with_mail(twin: &Value, side: &str) -> std::path::PathBuf {
+fn config_with_mail(sdk: Sdk, twin: &Value, side: &str) -> std::path::PathBuf {
     let python = peers::python();
     let script = twins_script();
     let (python, script) = (python.to_str().unwrap(), script.to_str().unwrap());
+    let server = twin_server(sdk, twin, side);
+    let args: Vec<&str> = server[1..]
+        .iter()
+        .map(|arg| arg.to_str().unwrap())
+        .collect();
     let config = serde_json::json!({"mcpServers": {
         "mail": {"command": python, "args": [script, "--mail"]},
-        "twin": {"command": python, "args": [script, twin["twin"], side]},
+        "twin": {"command": server[0].to_str().unwrap(), "args": args},
     }});
     let path = std::env::temp_dir().join(format!(
-        "mcp-assured-lint-{}-{}-{side}.json",
+        "mcp-assured-lint-{}-{}-{side}-{sdk:?}.json",
         std::process::id(),
         twin["twin"].as_str().unwrap()
     ));
@@ -39,23 +82,20 @@ fn config_with_mail(twin: &Value, side: &str) -> std::path::PathBuf {
     path
 }
 
-/// `mcp-assured lint --json [--profile P] -- python lint_twins_server.py TWIN SIDE`, or
-/// `--config` with the server the twin needs beside it.
-fn lint_cli(twin: &Value, side: &str) -> (i32, Value) {
+/// `mcp-assured lint --json [--profile P] -- SERVER`, or `--config` with the server the twin
+/// needs beside it.
+fn lint_cli(sdk: Sdk, twin: &Value, side: &str) -> (i32, Value) {
     let mut command = Command::new(MCP_ASSURED);
     command.args(["lint", "--json"]);
     if let Some(profile) = twin["profile"].as_str() {
         command.args(["--profile", profile]);
     }
     if twin["needs"].is_null() {
-        command
-            .arg("--")
-            .arg(peers::python())
-            .arg(twins_script())
-            .arg(twin["twin"].as_str().unwrap())
-            .arg(side);
+        command.arg("--").args(twin_server(sdk, twin, side));
     } else {
-        command.arg("--config").arg(config_with_mail(twin, side));
+        command
+            .arg("--config")
+            .arg(config_with_mail(sdk, twin, side));
     }
     let output = command.output().expect("mcp-assured runs");
     let report = serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
@@ -68,27 +108,28 @@ fn lint_cli(twin: &Value, side: &str) -> (i32, Value) {
     (output.status.code().unwrap(), report)
 }
 
-#[test]
-fn every_vulnerable_twin_fails_and_every_safe_one_passes_from_the_cli() {
+/// Every twin from the CLI, served by `sdk`: the vulnerable one exits 1 with a failing
+/// finding of its category naming its tool; the safe one exits 0 with no finding of it.
+fn every_twin_behaves_from_the_cli(sdk: Sdk) {
     let twins = twins();
-    assert!(twins.len() >= 13, "{twins:?}");
+    assert!(twins.len() >= 14, "{twins:?}");
     for twin in &twins {
         let name = twin["twin"].as_str().unwrap();
         let category = twin["category"].as_str().unwrap();
         let tool = format!("tool `{}`", name.replace('-', "_"));
-        let (code, report) = lint_cli(twin, "vulnerable");
+        let (code, report) = lint_cli(sdk, twin, "vulnerable");
         let named: Vec<&Value> = report["findings"]
             .as_array()
             .unwrap()
             .iter()
             .filter(|finding| finding["category"] == category && finding["severity"] == "fail")
             .collect();
-        assert_eq!(code, 1, "{name} vulnerable: {report:#}");
+        assert_eq!(code, 1, "{sdk:?} {name} vulnerable: {report:#}");
         assert!(
             named
                 .iter()
                 .any(|finding| finding["subject"] == tool.as_str()),
-            "{name} vulnerable: no failing {category} finding naming {tool}: {report:#}"
+            "{sdk:?} {name} vulnerable: no failing {category} finding naming {tool}: {report:#}"
         );
         if !twin["needs"].is_null() {
             // Linted beside another server, each finding names its own.
@@ -102,29 +143,59 @@ fn every_vulnerable_twin_fails_and_every_safe_one_passes_from_the_cli() {
                 assert!(finding[key].is_string(), "{name}: {finding:#}");
             }
         }
-        let (code, report) = lint_cli(twin, "safe");
+        let (code, report) = lint_cli(sdk, twin, "safe");
         let of_category: Vec<&Value> = report["findings"]
             .as_array()
             .unwrap()
             .iter()
             .filter(|finding| finding["category"] == category)
             .collect();
-        assert_eq!(code, 0, "{name} safe: {report:#}");
-        assert!(of_category.is_empty(), "{name} safe: {of_category:#?}");
+        assert_eq!(code, 0, "{sdk:?} {name} safe: {report:#}");
+        assert!(
+            of_category.is_empty(),
+            "{sdk:?} {name} safe: {of_category:#?}"
+        );
         assert_eq!(report["passed"], true);
     }
 }
 
-/// A client of the twins server started with `args`.
-async fn connect(args: &[&str]) -> McpClient {
+#[test]
+fn every_twin_on_the_python_sdk_behaves_from_the_cli() {
+    every_twin_behaves_from_the_cli(Sdk::Python);
+}
+
+#[test]
+fn every_twin_on_the_typescript_sdk_behaves_from_the_cli() {
+    every_twin_behaves_from_the_cli(Sdk::TypeScript);
+}
+
+#[test]
+fn every_twin_on_rmcp_behaves_from_the_cli() {
+    every_twin_behaves_from_the_cli(Sdk::Rmcp);
+}
+
+/// A client of one side of `twin`, served by rmcp (`lint-twin-rmcp`, which starts in
+/// milliseconds: the library path is under test here, the SDKs are above).
+async fn connect(twin: &Value, side: &str) -> McpClient {
+    let server = twin_server(Sdk::Rmcp, twin, side);
     McpAssured::client()
-        .command(peers::python())
-        .arg(twins_script())
-        .args(args)
+        .command(&server[0])
+        .args(&server[1..])
         .timeout(Duration::from_secs(20))
         .build()
         .await
         .unwrap()
+}
+
+/// The server a cross-server twin speaks of: `send_email`, as `lint_twins_server.py --mail`.
+fn mail() -> Value {
+    serde_json::json!({
+        "twin": "send-email",
+        "served": {
+            "description": "Sends an email.",
+            "inputSchema": {"type": "object", "properties": {"to": {"type": "string"}}},
+        },
+    })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -138,12 +209,12 @@ async fn every_twin_behaves_through_client_lint() {
         }
         for (side, fails) in [("vulnerable", true), ("safe", false)] {
             let report = if twin["needs"].is_null() {
-                let client = connect(&[&name, side]).await;
+                let client = connect(&twin, side).await;
                 let report = client.lint_with(&lint).await.unwrap();
                 client.close().await.unwrap();
                 report
             } else {
-                let (mail, twin) = (connect(&["--mail"]).await, connect(&[&name, side]).await);
+                let (mail, twin) = (connect(&mail(), "served").await, connect(&twin, side).await);
                 let surfaces = [
                     Surface::from_client(&mail).await.unwrap(),
                     Surface::from_client(&twin).await.unwrap(),

@@ -3,7 +3,8 @@ twin that differs minimally, the safe one made hard (benign text that names cred
 or uses emphatic words, right-to-left text with its direction marks, non-Latin descriptions,
 documented key placeholders, a subdivision flag). Built on the official Python SDK's
 low-level `Server` (PyPI `mcp`, pinned in requirements.txt), which lists tool definitions as
-written, so each twin's definition reaches the client byte for byte.
+written, so each twin's definition reaches the client byte for byte. `lint_twins_server.mjs`
+serves the same definitions (a line of `--list`) on the TypeScript SDK.
 
     python lint_twins_server.py --list                  # the twins, one JSON line each
     python lint_twins_server.py TWIN vulnerable|safe    # serve one over stdio
