@@ -26,7 +26,7 @@
 mod errors;
 #[cfg(feature = "http")]
 mod execution;
-mod failure;
+pub(crate) mod failure;
 mod json;
 mod listed;
 mod notifications;

@@ -59,6 +59,19 @@ impl AssertTools for Listed<Tool> {
 }
 
 impl<'a> ToolListAssert<'a> {
+    /// Each tool as the server sent it when known, else as rmcp's `Tool` serialises.
+    #[cfg(feature = "lint")]
+    pub(crate) fn as_sent(&self) -> Vec<Value> {
+        match self.sent {
+            Some(sent) => sent.to_vec(),
+            None => self
+                .tools
+                .iter()
+                .map(|tool| serde_json::to_value(tool).unwrap_or(Value::Null))
+                .collect(),
+        }
+    }
+
     fn names(&self) -> Vec<String> {
         self.tools.iter().map(|t| t.name.to_string()).collect()
     }

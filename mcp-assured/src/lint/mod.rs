@@ -6,7 +6,8 @@
 //! a credential pasted into a schema, a surface that costs thousands of tokens on every
 //! turn. [`Lint`] finds those in a [`Surface`] (from a live client, a snapshot, a cassette
 //! or a JSON document); [`McpClient::lint`](crate::McpClient::lint) lists a server and lints
-//! it; `mcp-assured lint` does the same from the command line.
+//! it; `tools.assert().passes_lint()` asserts it on listed tools; `mcp-assured lint` does
+//! the same from the command line.
 //!
 //! ```
 //! use mcp_assured::{diff::Surface, lint::{Lint, Profile, Severity}};
@@ -47,6 +48,7 @@
 //! inside the schemas every description, title, default, enum value, example and property
 //! name. A finding's `location` is the JSON pointer of the string in the definition.
 
+mod assert;
 mod client;
 mod injection;
 mod pinned;
