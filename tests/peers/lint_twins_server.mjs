@@ -25,7 +25,7 @@ const {
 const twin = JSON.parse(twinJson);
 const definition = twin[side];
 const tool = {
-  name: twin.twin.replaceAll("-", "_"),
+  name: definition.name ?? twin.twin.replaceAll("-", "_"),
   description: definition.description,
   inputSchema: definition.inputSchema,
 };

@@ -11,7 +11,7 @@ serves the same definitions (a line of `--list`) on the TypeScript SDK.
     python lint_twins_server.py --many N                # N plain tools (the lint benchmark)
     python lint_twins_server.py --mail                  # `send_email`, beside the cross-server twins
 
-Each server has one tool, `TWIN` with `-` as `_`, answering "ok" to a call whose arguments
+Each server has one tool, `TWIN` with `-` as `_` (or the side's `name`, where it has one), answering "ok" to a call whose arguments
 fit its schema (a tool error otherwise; an unknown tool is a JSON-RPC error -32602). A twin is
 {"twin", "category", "profile" (the lint profile it needs, or null), "vulnerable", "safe"},
 each side the tool's description and input schema, and "needs": the other server it is
@@ -61,6 +61,23 @@ def with_parameter(name: str, description: str) -> dict:
         "required": [name],
         "additionalProperties": False,
     }
+
+
+def nested(levels: int) -> dict:
+    """An input schema whose objects nest `levels` deep (the root is the first)."""
+    schema: dict = {"type": "string", "description": "The leaf."}
+    for level in range(levels, 0, -1):
+        schema = {"type": "object", "description": f"Level {level}.",
+                  "properties": {"child": schema}, "required": ["child"],
+                  "additionalProperties": False}
+    return schema
+
+
+def optional_fields(count: int) -> dict:
+    """A closed input schema with `count` optional string properties."""
+    return {"type": "object", "additionalProperties": False, "properties": {
+        f"field_{index:02d}": {"type": "string", "description": f"Field {index}."}
+        for index in range(count)}}
 
 
 TWINS = [
@@ -120,6 +137,33 @@ TWINS = [
              "limit": {"type": ["integer", "null"], "description": "At most this many; null for 10."}},
           "required": ["q", "limit"], "additionalProperties": False},
          profile="openai-strict"),
+    twin("openai-root", "strict-openai",
+         "Finds a note by id or by title.",
+         "Finds a note by id or by title.",
+         {"type": "object", "anyOf": [
+             {"type": "object", "properties": {"id": {"type": "string", "description": "The id."}},
+              "required": ["id"], "additionalProperties": False},
+             {"type": "object", "properties": {"title": {"type": "string", "description": "The title."}},
+              "required": ["title"], "additionalProperties": False}]},
+         {"type": "object", "properties": {
+             "id": {"type": ["string", "null"], "description": "The id, or null."},
+             "title": {"type": ["string", "null"], "description": "The title, or null."}},
+          "required": ["id", "title"], "additionalProperties": False},
+         profile="openai-strict"),
+    twin("openai-limits", "strict-openai",
+         "Stores a deeply nested outline.",
+         "Stores a nested outline.",
+         nested(11), nested(10),
+         profile="openai-strict"),
+    twin("openai-name", "strict-openai",
+         "Searches the admin notes.",
+         "Searches the admin notes.",
+         profile="openai-strict"),
+    twin("anthropic-limits", "strict-anthropic",
+         "Files a report with many optional fields.",
+         "Files a report with many optional fields.",
+         optional_fields(25), optional_fields(24),
+         profile="anthropic-strict"),
     twin("anthropic-strict", "strict-anthropic",
          "Pages through the notes.",
          "Pages through the notes.",
@@ -131,6 +175,13 @@ TWINS = [
           "required": ["page"], "additionalProperties": False},
          profile="anthropic-strict"),
 ]
+
+
+# The tool names the OpenAI name twin is about (every other tool is TWIN with `-` as `_`).
+NAMES = {"openai-name": {"vulnerable": "admin.search", "safe": "admin_search"}}
+for _twin in TWINS:
+    for _side, _name in NAMES.get(_twin["twin"], {}).items():
+        _twin[_side]["name"] = _name
 
 
 def many(count: int) -> list[types.Tool]:
@@ -213,7 +264,7 @@ def serve(name: str, side: str) -> None:
     chosen = next(t for t in TWINS if t["twin"] == name)
     definition = chosen[side]
     tool = types.Tool(
-        name=name.replace("-", "_"),
+        name=definition.get("name", name.replace("-", "_")),
         description=definition["description"],
         input_schema=definition["inputSchema"],
     )

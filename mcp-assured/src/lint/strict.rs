@@ -136,9 +136,10 @@ impl Walk<'_> {
         let Some(members) = schema.as_object() else {
             return;
         };
-        self.deepest = self.deepest.max(depth);
         self.keywords(members, at);
         if is_object(members) {
+            // Levels of nesting are objects inside objects: the root is the first.
+            self.deepest = self.deepest.max(depth);
             self.object(members, at, depth);
         }
         if let Some(values) = members.get("enum").and_then(Value::as_array) {

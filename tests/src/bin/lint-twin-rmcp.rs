@@ -87,7 +87,10 @@ async fn main() -> ExitCode {
         }
     };
     let definition = json!({
-        "name": twin["twin"].as_str().unwrap_or("twin").replace('-', "_"),
+        "name": twin[side]["name"]
+            .as_str()
+            .map(str::to_owned)
+            .unwrap_or_else(|| twin["twin"].as_str().unwrap_or("twin").replace('-', "_")),
         "description": twin[side]["description"],
         "inputSchema": twin[side]["inputSchema"],
     });
