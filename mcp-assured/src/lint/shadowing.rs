@@ -8,7 +8,7 @@
 //! digit or an inner capital, or stands in backticks), so another server's `search` or
 //! `fetch` is not found in ordinary prose.
 
-use std::sync::LazyLock;
+use std::{collections::HashSet, sync::LazyLock};
 
 use regex::Regex;
 use serde_json::Value;
@@ -34,11 +34,26 @@ fn identifier_like(name: &str) -> bool {
             || name.chars().skip(1).any(|c| c.is_ascii_uppercase()))
 }
 
-/// Where `name` stands in `text` as a whole word (or in backticks, for any name).
-fn mentions(text: &str, name: &str) -> Option<usize> {
-    if let Some(at) = text.find(&format!("`{name}`")) {
-        return Some(at);
+/// A server's tool, and how to find its name in another server's text.
+struct Named<'a> {
+    server: &'a str,
+    name: &'a str,
+    /// The name as a whole word, for a name that reads as an identifier; compiled once
+    /// for every other server's text.
+    word: Option<Regex>,
+}
+
+impl Named<'_> {
+    /// Where the name stands in `text`: in backticks (any name), or as a whole word.
+    fn in_text(&self, text: &str) -> Option<usize> {
+        if let Some(at) = text.find(&format!("`{}`", self.name)) {
+            return Some(at);
+        }
+        self.word.as_ref()?.find(text).map(|found| found.start())
     }
+}
+
+fn word_of(name: &str) -> Option<Regex> {
     if !identifier_like(name) {
         return None;
     }
@@ -46,10 +61,7 @@ fn mentions(text: &str, name: &str) -> Option<usize> {
         r"(^|[^A-Za-z0-9_.-]){}($|[^A-Za-z0-9_-])",
         regex::escape(name)
     );
-    Regex::new(&pattern)
-        .ok()?
-        .find(text)
-        .map(|found| found.start())
+    Regex::new(&pattern).ok()
 }
 
 /// Where sentences end in `text`: after `.`, `!` or `?` followed by whitespace (not the dot
@@ -71,24 +83,30 @@ fn sentence_at(text: &str, at: usize) -> &str {
 
 /// Each server's definitions against every other server's tool names.
 pub(crate) fn findings(servers: &[(&str, &Surface)]) -> Vec<Finding> {
+    let every: Vec<Named<'_>> = servers
+        .iter()
+        .flat_map(|(server, surface)| {
+            surface
+                .tools
+                .iter()
+                .filter_map(|tool| tool["name"].as_str())
+                .map(move |name| Named {
+                    server,
+                    name,
+                    word: word_of(name),
+                })
+        })
+        .collect();
     let mut found = Vec::new();
     for (server, surface) in servers {
-        let own: Vec<&str> = surface
+        let own: HashSet<&str> = surface
             .tools
             .iter()
             .filter_map(|tool| tool["name"].as_str())
             .collect();
-        let others: Vec<(&str, &str)> = servers
+        let others: Vec<&Named<'_>> = every
             .iter()
-            .filter(|(other, _)| other != server)
-            .flat_map(|(other, surface)| {
-                surface
-                    .tools
-                    .iter()
-                    .filter_map(|tool| tool["name"].as_str())
-                    .filter(|name| !own.contains(name))
-                    .map(move |name| (*other, name))
-            })
+            .filter(|named| named.server != *server && !own.contains(named.name))
             .collect();
         let definitions = surface
             .tools
@@ -115,10 +133,11 @@ pub(crate) fn findings(servers: &[(&str, &Surface)]) -> Vec<Finding> {
                 if !matches!(text.role, Role::Prose | Role::Value) {
                     continue;
                 }
-                for (other, name) in &others {
-                    let Some(at) = mentions(text.text, name) else {
+                for named in &others {
+                    let Some(at) = named.in_text(text.text) else {
                         continue;
                     };
+                    let (other, name) = (named.server, named.name);
                     let sentence = sentence_at(text.text, at).trim();
                     let (rule, what) = if DIRECTIVE.is_match(sentence) {
                         (&rules::SHADOWING, "tells the model how to use")
