@@ -10,7 +10,7 @@ use clap::Args;
 use mcp_assured::{
     checks::{CHECKS, CheckOptions, LOAD_CHECKS, ParityOptions, check_parity_with, names_a_check},
     diff::Surface,
-    lint::{Category, Lint},
+    lint,
     report::{Entry, Report, Status},
     server_tests,
 };
@@ -235,9 +235,8 @@ async fn pinned_entry(pinned: &Surface, client: &mcp_assured::McpClient) -> Entr
             return entry;
         }
     };
-    let report = Lint::new().pinned(pinned.clone()).run(&now);
-    let changes: Vec<String> = report
-        .of(Category::RugPull)
+    let changes: Vec<String> = lint::changed_since(pinned, &now)
+        .iter()
         .map(|finding| {
             format!(
                 "{} at {}: {}",

@@ -70,7 +70,7 @@ pub(crate) async fn run(args: LintArgs, json: bool) -> Outcome {
             }
             let mut surfaces = Vec::new();
             for name in &names {
-                surfaces.push(listed(&args.target.for_server(name)).await?);
+                surfaces.push(args.target.for_server(name).surface().await?);
             }
             let servers: Vec<(&str, &Surface)> = names
                 .iter()
@@ -80,7 +80,7 @@ pub(crate) async fn run(args: LintArgs, json: bool) -> Outcome {
             (lint.run_servers(&servers), surfaces)
         }
         None => {
-            let surface = listed(&args.target).await?;
+            let surface = args.target.surface().await?;
             (lint.run(&surface), vec![surface])
         }
     };
@@ -93,13 +93,6 @@ pub(crate) async fn run(args: LintArgs, json: bool) -> Outcome {
         for finding in &report.findings {
             outln!("{finding}");
         }
-        let count = |severity| {
-            report
-                .findings
-                .iter()
-                .filter(|finding| finding.severity == severity)
-                .count()
-        };
         let total = |list: fn(&Surface) -> usize| surfaces.iter().map(list).sum::<usize>();
         let servers = match surfaces.len() {
             1 => String::new(),
@@ -112,24 +105,11 @@ pub(crate) async fn run(args: LintArgs, json: bool) -> Outcome {
             total(|surface| surface.prompts.len()),
             total(|surface| surface.resources.len()),
             total(|surface| surface.resource_templates.len()),
-            count(Severity::Fail),
-            count(Severity::Warn),
+            report.count(Severity::Fail),
+            report.count(Severity::Warn),
             report.tokens.total,
             report.tokens.encoding,
         );
     }
     Ok(Exit::from_success(!report.failed()))
-}
-
-/// What the server of `target` lists; exit 3 when it cannot be reached or listed.
-async fn listed(target: &Target) -> Result<Surface, Failure> {
-    let client = target.connect().await?;
-    let surface = Surface::from_client(&client).await;
-    let _ = client.close().await;
-    surface.map_err(|error| {
-        Failure::unreachable(format!(
-            "could not list what {} offers: {error}",
-            target.describe()
-        ))
-    })
 }

@@ -4,14 +4,12 @@
 
 use std::path::PathBuf;
 
-use clap::Args;
-use mcp_assured::diff::Surface;
-
 use super::{
     outcome::{Exit, Failure, Outcome},
     stdout::outln,
     target::Target,
 };
+use clap::Args;
 
 #[derive(Debug, Args)]
 pub(crate) struct PinArgs {
@@ -24,12 +22,7 @@ pub(crate) struct PinArgs {
 
 /// Lists the server and writes what it lists to `--out`.
 pub(crate) async fn run(args: PinArgs) -> Outcome {
-    let client = args.target.connect().await?;
-    let surface = Surface::from_client(&client).await;
-    let _ = client.close().await;
-    let surface = surface.map_err(|error| {
-        Failure::unreachable(format!("could not list what the server offers: {error}"))
-    })?;
+    let surface = args.target.surface().await?;
     let pretty = serde_json::to_string_pretty(&surface.to_json()).unwrap_or_default();
     Failure::write_file(&args.out, format!("{pretty}\n"))?;
     outln!(

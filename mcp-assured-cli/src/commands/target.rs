@@ -5,7 +5,7 @@ use std::{path::PathBuf, sync::OnceLock, time::Duration};
 
 use clap::{Args, ValueEnum};
 use mcp_assured::{
-    ClientBuilder, Credentials, McpAssured, McpClient, OAuth, Tls, rest::RestClient,
+    ClientBuilder, Credentials, McpAssured, McpClient, OAuth, Tls, diff::Surface, rest::RestClient,
 };
 use mcp_assured_cli::config::{self, ServerConfig};
 
@@ -167,6 +167,20 @@ impl Target {
         one.server = Some(name.to_owned());
         one.configured = OnceLock::new();
         one
+    }
+
+    /// What the server lists (tools, prompts, resources, templates, through every page),
+    /// the connection closed after; exit 3 when it cannot be reached or listed.
+    pub(crate) async fn surface(&self) -> Result<Surface, Failure> {
+        let client = self.connect().await?;
+        let surface = Surface::from_client(&client).await;
+        let _ = client.close().await;
+        surface.map_err(|error| {
+            Failure::unreachable(format!(
+                "could not list what {} offers: {error}",
+                self.describe()
+            ))
+        })
     }
 
     /// The server of `--config` and `--server`.

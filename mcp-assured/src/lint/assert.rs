@@ -46,15 +46,7 @@ impl ToolListAssert<'_> {
         if !report.failed() {
             return Ok(self);
         }
-        let failing: Vec<String> = report
-            .findings
-            .iter()
-            .filter(|finding| {
-                finding.severity == super::Severity::Fail
-                    || (report.strict && finding.severity == super::Severity::Warn)
-            })
-            .map(ToString::to_string)
-            .collect();
+        let failing: Vec<String> = report.failing().map(ToString::to_string).collect();
         Failure::new(format!(
             "the tools fail the lint: {} finding(s)",
             failing.len()

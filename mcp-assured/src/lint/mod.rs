@@ -237,12 +237,25 @@ pub struct LintReport {
 }
 
 impl LintReport {
-    /// Whether any finding fails the run: a `fail`, or with [`Lint::strict`] a `warn` too.
-    pub fn failed(&self) -> bool {
-        self.findings.iter().any(|finding| {
+    /// The findings that fail the run: each `fail`, and with [`Lint::strict`] each `warn`.
+    pub fn failing(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(move |finding| {
             finding.severity == Severity::Fail
                 || (self.strict && finding.severity == Severity::Warn)
         })
+    }
+
+    /// Whether any finding fails the run ([`failing`](Self::failing)).
+    pub fn failed(&self) -> bool {
+        self.failing().next().is_some()
+    }
+
+    /// How many findings have `severity`.
+    pub fn count(&self, severity: Severity) -> usize {
+        self.findings
+            .iter()
+            .filter(|finding| finding.severity == severity)
+            .count()
     }
 
     /// The findings of one category.
@@ -275,18 +288,12 @@ impl fmt::Display for LintReport {
         for finding in &self.findings {
             writeln!(f, "{finding}")?;
         }
-        let count = |severity| {
-            self.findings
-                .iter()
-                .filter(|finding| finding.severity == severity)
-                .count()
-        };
         write!(
             f,
             "{} failed, {} warned, {} noted; the surface costs {} tokens ({})",
-            count(Severity::Fail),
-            count(Severity::Warn),
-            count(Severity::Info),
+            self.count(Severity::Fail),
+            self.count(Severity::Warn),
+            self.count(Severity::Info),
             self.tokens.total,
             self.tokens.encoding,
         )
@@ -463,6 +470,12 @@ impl Lint {
             strict: self.strict,
         }
     }
+}
+
+/// Every definition of `now` that differs from `pinned`, a `rug-pull.changed` finding each:
+/// what [`Lint::pinned`] adds to a run, without the other rules (`check --pinned` uses it).
+pub fn changed_since(pinned: &Surface, now: &Surface) -> Vec<Finding> {
+    pinned::findings(pinned, now)
 }
 
 fn name_of<'a>(definition: &'a Value, key: &str) -> &'a str {

@@ -9,10 +9,9 @@ use serde_json::Value;
 
 use super::{Finding, rules};
 
-/// Whether `name` uses only what MCP's guidance allows.
-fn allowed(name: &str) -> bool {
-    name.chars()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+/// Whether MCP's naming guidance allows `c` in a tool name.
+fn allowed(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
 }
 
 /// The naming findings of a server's tools.
@@ -30,8 +29,8 @@ pub(crate) fn naming(tools: &[Value]) -> Vec<Finding> {
                 format!("the name is {length} characters long; MCP asks for 1 to 128"),
             ));
         }
-        if !allowed(name) {
-            let odd: String = name.chars().filter(|&c| !allowed(&c.to_string())).collect();
+        if !name.chars().all(allowed) {
+            let odd: String = name.chars().filter(|&c| !allowed(c)).collect();
             found.push(rules::NAME_CHARACTERS.finding(
                 &subject,
                 "/name",

@@ -168,7 +168,10 @@ impl Walk<'_> {
                 );
             }
         }
-        if members.get("$ref").and_then(Value::as_str) == Some("#") {
+        // OpenAI's strict mode takes recursive schemas; Anthropic's does not.
+        if self.provider == Provider::Anthropic
+            && members.get("$ref").and_then(Value::as_str) == Some("#")
+        {
             self.push(
                 &rules::ANTHROPIC_KEYWORD,
                 &format!("{at}/$ref"),
@@ -311,7 +314,7 @@ pub(crate) fn tool_findings(
         optional: 0,
         unions: 0,
     };
-    let schema = tool.get("inputSchema").cloned().unwrap_or(Value::Null);
+    let schema = tool.get("inputSchema").unwrap_or(&Value::Null);
     if provider == Provider::OpenAi {
         let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
         let fits = !name.is_empty()
@@ -334,7 +337,7 @@ pub(crate) fn tool_findings(
             );
         }
     }
-    walk.schema(&schema, "/inputSchema", 1);
+    walk.schema(schema, "/inputSchema", 1);
     if provider == Provider::OpenAi {
         let limits = [
             (
@@ -470,6 +473,24 @@ mod tests {
                     "/inputSchema/properties/tags/minItems".to_owned()
                 ),
             ]
+        );
+    }
+
+    #[test]
+    fn recursion_is_refused_by_anthropic_only() {
+        let tool = json!({"name": "tree", "inputSchema": {
+            "type": "object",
+            "properties": {"child": {"$ref": "#"}},
+            "required": ["child"],
+            "additionalProperties": false
+        }});
+        assert_eq!(rules_of(Provider::OpenAi, &tool), []);
+        assert_eq!(
+            rules_of(Provider::Anthropic, &tool),
+            [(
+                "strict-anthropic.keyword",
+                "/inputSchema/properties/child/$ref".to_owned()
+            )]
         );
     }
 
