@@ -11,7 +11,10 @@
 # INPUT_CALLS (one TOOL=JSON per line), INPUT_SKIP (checks to report as skipped, separated by
 # spaces or lines), INPUT_STRICT (`true`: every warning fails, of check and fuzz), INPUT_FUZZ
 # (`true`: fuzz too), INPUT_FUZZ_ARGS (more options for `fuzz`), INPUT_LINT (`true`: lint
-# too), INPUT_LINT_ARGS (more options for `lint`), INPUT_ARGS (more options for every command).
+# too), INPUT_LINT_ARGS (more options for `lint`), INPUT_ARGS (more options for every command),
+# INPUT_SARIF (`true`: each of check, fuzz and lint writes INPUT_SARIF_DIR/<command>.sarif,
+# its results pointing to INPUT_SARIF_ARTIFACT, else to INPUT_CONFIG, else to the first word
+# of INPUT_SERVER that is a file).
 set -euo pipefail
 
 bin=${MCP_ASSURED_BIN:-}
@@ -47,9 +50,40 @@ if [[ ${INPUT_STRICT:-false} == true ]]; then
     check_options+=(--strict)
 fi
 
+# SARIF for code scanning: one file per command, each result pointing to a repository file.
+sarif_options() {
+    :
+}
+if [[ ${INPUT_SARIF:-false} == true ]]; then
+    sarif_dir=${INPUT_SARIF_DIR:-mcp-assured-sarif}
+    mkdir -p "$sarif_dir"
+    artifact=${INPUT_SARIF_ARTIFACT:-${INPUT_CONFIG:-}}
+    if [[ -z $artifact && -z ${INPUT_CONFIG:-} ]]; then
+        # The script a program runs (`python server.py`, `node build/index.js`), else the
+        # program itself when it is a file of the repository (`./server`).
+        read -r -a words <<<"${INPUT_SERVER:-}"
+        for word in "${words[@]:1}" "${words[0]:-}"; do
+            if [[ -f $word && ( $word != /* || $word == "$PWD"/* ) ]]; then
+                artifact=$word
+                break
+            fi
+        done
+    fi
+    if [[ -z $artifact ]]; then
+        echo "mcp-assured action: code scanning needs a file for each alert; give \`sarif-artifact\` (the server's entry file, say)" >&2
+    fi
+    sarif_options() {
+        printf '%s\n' --sarif "$sarif_dir/$1.sarif"
+        if [[ -n $artifact ]]; then
+            printf '%s\n' --sarif-artifact "$artifact"
+        fi
+    }
+fi
+
 status=0
-"$bin" check --junit "${INPUT_JUNIT:-mcp-assured-junit.xml}" "${check_options[@]}" "${options[@]}" \
-    "${target[@]}" || status=$?
+mapfile -t check_sarif < <(sarif_options check)
+"$bin" check --junit "${INPUT_JUNIT:-mcp-assured-junit.xml}" "${check_options[@]}" "${check_sarif[@]}" \
+    "${options[@]}" "${target[@]}" || status=$?
 
 if [[ -n ${INPUT_SNAPSHOTS:-} ]]; then
     calls=()
@@ -72,8 +106,9 @@ if [[ ${INPUT_FUZZ:-false} == true ]]; then
         fuzz_options+=(--strict)
     fi
     fuzz_status=0
+    mapfile -t fuzz_sarif < <(sarif_options fuzz)
     "$bin" fuzz --junit "${INPUT_FUZZ_JUNIT:-mcp-assured-fuzz-junit.xml}" "${fuzz_options[@]}" \
-        "${options[@]}" "${target[@]}" || fuzz_status=$?
+        "${fuzz_sarif[@]}" "${options[@]}" "${target[@]}" || fuzz_status=$?
     if [[ $status -eq 0 ]]; then
         status=$fuzz_status
     fi
@@ -85,7 +120,8 @@ if [[ ${INPUT_LINT:-false} == true ]]; then
         lint_options+=(--strict)
     fi
     lint_status=0
-    "$bin" lint "${lint_options[@]}" "${options[@]}" "${target[@]}" || lint_status=$?
+    mapfile -t lint_sarif < <(sarif_options lint)
+    "$bin" lint "${lint_options[@]}" "${lint_sarif[@]}" "${options[@]}" "${target[@]}" || lint_status=$?
     if [[ $status -eq 0 ]]; then
         status=$lint_status
     fi

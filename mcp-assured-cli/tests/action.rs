@@ -18,8 +18,11 @@ fn repository() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// The action's script, run at the repository's root as a workflow's step runs at the
+/// checkout's.
 fn action(env: &[(&str, &str)]) -> Output {
     Command::new("bash")
+        .current_dir(repository())
         .arg(repository().join(".github/action/run.sh"))
         .env("MCP_ASSURED_BIN", env!("CARGO_BIN_EXE_mcp-assured"))
         .env("NO_COLOR", "1")
@@ -115,6 +118,9 @@ fn the_action_passes_every_input_to_its_script() {
         "skip",
         "lint",
         "lint-args",
+        "sarif",
+        "sarif-dir",
+        "sarif-artifact",
         "args",
         "junit",
     ] {
@@ -132,6 +138,9 @@ fn the_action_passes_every_input_to_its_script() {
             "the script does not read {variable}"
         );
     }
+    // What it writes with `sarif: true`, it uploads.
+    assert!(action.contains("uses: github/codeql-action/upload-sarif@v4"));
+    assert!(action.contains("sarif_file: ${{ inputs.sarif-dir }}"));
 }
 
 #[test]
@@ -215,6 +224,66 @@ fn the_action_lints_when_asked_and_fails_on_a_finding() {
         printed(&found).contains("FAIL instruction-injection.conceal tool `conceal`"),
         "{}",
         printed(&found)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `sarif: true`: check, fuzz and lint each write valid SARIF in `sarif-dir`, each its own
+/// code-scanning category, every result pointing to the script the server runs, which is
+/// what `action.yml` uploads with `github/codeql-action/upload-sarif`.
+#[test]
+fn the_action_writes_sarif_for_code_scanning_when_asked() {
+    let dir = std::env::temp_dir().join(format!(
+        "mcp-assured-action-sarif-{}-{}",
+        std::process::id(),
+        free_port().unwrap()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sarif_dir = dir.join("sarif");
+    let server = format!(
+        "{} {} conceal vulnerable",
+        peers::python().display(),
+        peers::sources_file("lint_twins_server.py").display()
+    );
+    let found = action(&[
+        ("INPUT_SERVER", &server),
+        ("INPUT_JUNIT", dir.join("junit.xml").to_str().unwrap()),
+        ("INPUT_FUZZ", "true"),
+        ("INPUT_FUZZ_ARGS", "--cases 5 --seed 4"),
+        (
+            "INPUT_FUZZ_JUNIT",
+            dir.join("fuzz-junit.xml").to_str().unwrap(),
+        ),
+        ("INPUT_LINT", "true"),
+        ("INPUT_SARIF", "true"),
+        ("INPUT_SARIF_DIR", sarif_dir.to_str().unwrap()),
+    ]);
+    assert_eq!(found.status.code(), Some(1), "{}", printed(&found));
+    let mut categories = Vec::new();
+    for command in ["check", "fuzz", "lint"] {
+        let path = sarif_dir.join(format!("{command}.sarif"));
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|error| panic!("{}: {error}\n{}", path.display(), printed(&found)));
+        let log: serde_json::Value = serde_json::from_str(&text).unwrap();
+        mcp_assured_tests::schemas::assert_sarif(&log);
+        categories.push(log["runs"][0]["automationDetails"]["id"].clone());
+        for result in log["runs"][0]["results"].as_array().unwrap() {
+            let uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                .as_str()
+                .unwrap_or_default();
+            assert!(uri.ends_with("lint_twins_server.py"), "{result:#}");
+        }
+        if command == "lint" {
+            assert!(text.contains("instruction-injection.conceal"), "{text}");
+        }
+    }
+    assert_eq!(
+        categories,
+        [
+            "mcp-assured/check/",
+            "mcp-assured/fuzz/",
+            "mcp-assured/lint/"
+        ]
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

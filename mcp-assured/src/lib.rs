@@ -207,6 +207,8 @@ pub mod report;
 pub mod rest;
 mod results;
 pub mod rules;
+#[cfg(feature = "sarif")]
+pub mod sarif;
 pub mod schema;
 mod secret;
 #[cfg(feature = "checks")]

@@ -35,6 +35,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("fuzz", 7),
     ("lint", 7),
     ("load", 8),
+    ("sarif", 8),
 ];
 
 fn floor(module: &str) -> Option<u8> {

@@ -22,6 +22,7 @@
 //! - [`lint_twins`]: a vulnerable server and its safe twin for every rule of `mcp-assured lint`.
 //! - [`sdk_clients`]: the official Python and TypeScript SDKs' clients driving any server
 //!   through a list of steps.
+//! - [`schemas`]: the official schemas reports are held to (SARIF 2.1.0).
 //!
 //! ```no_run
 //! use mcp_assured::McpAssured;
@@ -50,6 +51,7 @@ pub mod peers;
 pub mod planted_bugs;
 mod poll;
 pub mod processes;
+pub mod schemas;
 pub mod sdk_clients;
 pub mod server;
 pub mod tls;

@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 
 use super::{
     outcome::{Exit, Failure, Outcome},
+    sarif::SarifArgs,
     target::Target,
 };
 
@@ -78,6 +79,8 @@ pub(crate) struct BenchArgs {
     /// threshold.
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
+    #[command(flatten)]
+    sarif: SarifArgs,
     #[command(flatten)]
     target: Target,
 }
@@ -289,6 +292,12 @@ pub(crate) async fn run(args: BenchArgs, json: bool) -> Outcome {
             .to_string();
         Failure::write_file(path, xml)?;
     }
+    args.sarif.write(
+        "bench",
+        report.to_report().to_sarif(),
+        &server.name,
+        &[args.target.config_file()],
+    )?;
     if json {
         outln!("{pretty}");
     } else {

@@ -18,6 +18,7 @@ use serde_json::{Map, Value, json};
 
 use super::{
     outcome::{Exit, Failure, Outcome},
+    sarif::SarifArgs,
     target::Target,
 };
 
@@ -84,6 +85,8 @@ pub(crate) struct CheckArgs {
     /// also check that it agrees with the MCP side. Sends the same headers and bearer token.
     #[arg(long, value_name = "URL")]
     rest: Option<String>,
+    #[command(flatten)]
+    sarif: SarifArgs,
     #[command(flatten)]
     target: Target,
 }
@@ -204,6 +207,22 @@ pub(crate) async fn run(args: CheckArgs, json: bool) -> Outcome {
             .target(&target)
             .to_string();
         Failure::write_file(path, xml)?;
+    }
+    if args.sarif.wanted() {
+        // The pinned entry is about the pinned file; the rest about the server.
+        let (pinned_part, rest): (Vec<Entry>, Vec<Entry>) = report
+            .entries()
+            .iter()
+            .cloned()
+            .partition(|entry| entry.suite == "pinned");
+        let mut log = Report::from_iter(rest).to_sarif();
+        let pinned_log = Report::from_iter(pinned_part).to_sarif();
+        log.extend(match &args.pinned {
+            Some(path) => pinned_log.located_at(path),
+            None => pinned_log,
+        });
+        args.sarif
+            .write("check", log, &server.name, &[args.target.config_file()])?;
     }
     if json {
         json_report.insert("target".into(), json!(target));

@@ -12,6 +12,7 @@ use serde_json::json;
 
 use super::{
     outcome::{Exit, Failure, Outcome},
+    sarif::SarifArgs,
     target::Target,
 };
 
@@ -49,6 +50,8 @@ pub(crate) struct DiffArgs {
     /// Exit 1 if any change is breaking (else 0 whatever changed).
     #[arg(long)]
     fail_on_breaking: bool,
+    #[command(flatten)]
+    sarif: SarifArgs,
     /// For live servers: an HTTP header, `Name: value` (repeatable).
     #[arg(long = "header", short = 'H', value_name = "NAME: VALUE")]
     headers: Vec<String>,
@@ -82,9 +85,31 @@ struct LiveSide {
 
 pub(crate) async fn run(args: DiffArgs, json: bool) -> Outcome {
     let (old_side, new_side) = sides(&args)?;
+    // What code scanning's results point to: the baseline, where it is a file.
+    let file_of = |side: &Side| match side {
+        Side::File(path) if path.is_file() => Some(path.clone()),
+        _ => None,
+    };
+    let read = [file_of(&old_side), file_of(&new_side)];
     let (old_name, old) = load(&args, old_side).await?;
     let (new_name, new) = load(&args, new_side).await?;
     let changes = diff::compare(&old, &new);
+    let server = args
+        .name
+        .as_deref()
+        .or(args.new_server.as_deref())
+        .unwrap_or("server");
+    args.sarif.write(
+        "diff",
+        changes.to_sarif(),
+        server,
+        &[
+            read[0].as_deref(),
+            read[1].as_deref(),
+            args.old_config.as_deref(),
+            args.new_config.as_deref(),
+        ],
+    )?;
     if json {
         let answer = json!({
             "old": old_name,

@@ -12,6 +12,7 @@ use serde_json::json;
 
 use super::{
     outcome::{Exit, Failure, Outcome},
+    sarif::SarifArgs,
     target::Target,
 };
 
@@ -68,6 +69,8 @@ pub(crate) struct FuzzArgs {
     /// Write a JUnit XML report here (for CI systems).
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
+    #[command(flatten)]
+    sarif: SarifArgs,
     #[command(flatten)]
     target: Target,
 }
@@ -129,6 +132,12 @@ pub(crate) async fn run(args: FuzzArgs, json: bool) -> Outcome {
         let xml = report.junit("mcp-assured fuzz").target(&target).to_string();
         Failure::write_file(path, xml)?;
     }
+    args.sarif.write(
+        "fuzz",
+        report.to_sarif(),
+        &server.name,
+        &[args.regressions.as_deref(), args.target.config_file()],
+    )?;
     if json {
         let output = json!({
             "target": target,

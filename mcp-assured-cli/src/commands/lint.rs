@@ -15,6 +15,7 @@ use mcp_assured::{
 
 use super::{
     outcome::{Exit, Failure, Outcome},
+    sarif::SarifArgs,
     stdout::outln,
     target::Target,
 };
@@ -38,6 +39,8 @@ pub(crate) struct LintArgs {
     #[arg(long, value_name = "FILE")]
     pinned: Option<PathBuf>,
     #[command(flatten)]
+    sarif: SarifArgs,
+    #[command(flatten)]
     target: Target,
 }
 
@@ -59,6 +62,8 @@ pub(crate) async fn run(args: LintArgs, json: bool) -> Outcome {
             .map_err(|error| Failure::usage(format!("--pinned {}: {error}", path.display())))?;
         lint = lint.pinned(pinned);
     }
+    // Each finding of several servers names its own.
+    let mut server_name = String::from("servers");
     let (report, surfaces) = match args.target.every_configured_server()? {
         // Every server of the config file: each linted, and each against the others
         // (cross-server shadowing).
@@ -80,10 +85,17 @@ pub(crate) async fn run(args: LintArgs, json: bool) -> Outcome {
             (lint.run_servers(&servers), surfaces)
         }
         None => {
-            let surface = args.target.surface().await?;
+            let (name, surface) = args.target.named_surface().await?;
+            server_name = name;
             (lint.run(&surface), vec![surface])
         }
     };
+    args.sarif.write(
+        "lint",
+        report.to_sarif(),
+        &server_name,
+        &[args.pinned.as_deref(), args.target.config_file()],
+    )?;
     if json {
         outln!(
             "{}",

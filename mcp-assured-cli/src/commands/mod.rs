@@ -16,6 +16,7 @@ pub(crate) mod record;
 pub(crate) mod relay;
 pub(crate) mod replay;
 pub(crate) mod requests;
+mod sarif;
 pub(crate) mod shell;
 pub(crate) mod snapshot;
 mod stdout;

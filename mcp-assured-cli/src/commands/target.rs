@@ -136,6 +136,11 @@ impl Target {
         }
     }
 
+    /// The `--config` file, when the server comes from one.
+    pub(crate) fn config_file(&self) -> Option<&std::path::Path> {
+        self.config.as_deref()
+    }
+
     /// `--config FILE [--server NAME]` when the server comes from a configuration file,
     /// whose command or URL, filled in from the environment, may hold secrets: how a
     /// reproduction names it.
@@ -172,8 +177,16 @@ impl Target {
     /// What the server lists (tools, prompts, resources, templates, through every page),
     /// the connection closed after; exit 3 when it cannot be reached or listed.
     pub(crate) async fn surface(&self) -> Result<Surface, Failure> {
+        Ok(self.named_surface().await?.1)
+    }
+
+    /// The server's name (its `serverInfo.name`) and what it offers.
+    pub(crate) async fn named_surface(&self) -> Result<(String, Surface), Failure> {
         let client = self.connect().await?;
-        let surface = Surface::from_client(&client).await;
+        let name = client.server_info().name.clone();
+        let surface = Surface::from_client(&client)
+            .await
+            .map(|surface| (name, surface));
         let _ = client.close().await;
         surface.map_err(|error| {
             Failure::unreachable(format!(
