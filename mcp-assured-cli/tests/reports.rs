@@ -443,3 +443,207 @@ fn sarif_artifact_without_sarif_is_a_usage_error() {
     assert_eq!(output.status.code(), Some(2), "{}", printed(&output));
     assert!(printed(&output).contains("--sarif"), "{}", printed(&output));
 }
+
+/// Renders `page` in headless Chromium; the browser must have asked for the page and
+/// nothing else, and printed it.
+#[track_caller]
+fn rendered(page: &Path) -> String {
+    let rendered = mcp_assured_tests::browser::render(page);
+    let asked: Vec<&String> = rendered
+        .requests
+        .iter()
+        .filter(|request| request.as_str() != "GET /report.html (report.test)")
+        .collect();
+    assert!(
+        asked.is_empty(),
+        "the page made the browser request more than itself: {asked:?}"
+    );
+    assert!(
+        !rendered.requests.is_empty(),
+        "the browser never asked for the page"
+    );
+    assert!(
+        rendered.pdf.starts_with(b"%PDF") && rendered.pdf.len() > 5_000,
+        "printing gave no PDF ({} bytes)",
+        rendered.pdf.len()
+    );
+    assert!(
+        rendered.dom.contains("<h1>mcp-assured "),
+        "{}",
+        rendered.dom
+    );
+    rendered.dom
+}
+
+#[test]
+fn check_html_shows_each_verdict_with_its_grade_in_a_browser() {
+    let dir = scratch("check-html");
+    let page = dir.join("check.html");
+    let output = run(
+        &[
+            "check",
+            "--html",
+            page.to_str().unwrap(),
+            "--",
+            peers::python().to_str().unwrap(),
+            SELFTEST_SERVER,
+        ],
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", printed(&output));
+    let dom = rendered(&page);
+    assert!(
+        dom.contains("<dt>Server</dt><dd>selftest-server 1.0.0</dd>"),
+        "{dom}"
+    );
+    assert!(
+        dom.contains("<dt>Revision</dt><dd>2025-11-25</dd>"),
+        "{dom}"
+    );
+    assert!(
+        dom.contains("<td class=\"verdict failed\">FAIL</td><td><code>mcp.test."),
+        "{dom}"
+    );
+    assert!(
+        dom.contains("<td class=\"verdict passed\">PASS</td><td><code>ping</code>"),
+        "{dom}"
+    );
+    // A check's grade and the sentence it tests, linked.
+    assert!(dom.contains("<td>MUST</td>"), "{dom}");
+    assert!(
+        dom.contains("<a href=\"https://modelcontextprotocol.io/specification/"),
+        "{dom}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn fuzz_html_shows_each_finding_with_its_reproductions_in_a_browser() {
+    let dir = scratch("fuzz-html");
+    let page = dir.join("fuzz.html");
+    let log = fuzz_planted(&dir, "fuzz-html", &["--html", page.to_str().unwrap()]);
+    let dom = rendered(&page);
+    assert!(dom.contains("<dt>Seed</dt><dd>21</dd>"), "{dom}");
+    // Every finding of the run, with its input, answer and both reproductions.
+    for result in log["runs"][0]["results"].as_array().unwrap() {
+        let kind = result["ruleId"]
+            .as_str()
+            .unwrap()
+            .trim_start_matches("fuzz.");
+        let tool = result["locations"][0]["logicalLocations"][0]["name"]
+            .as_str()
+            .unwrap();
+        assert!(
+            dom.contains(&format!("<code>{kind}</code> in tool <code>{tool}</code>")),
+            "{kind} in {tool}: {dom}"
+        );
+    }
+    assert!(dom.contains("<pre class=\"input\">"), "{dom}");
+    assert!(dom.contains("<pre class=\"answer\">"), "{dom}");
+    assert!(
+        dom.contains("<pre class=\"command\">mcp-assured call greet"),
+        "{dom}"
+    );
+    assert!(dom.contains("<pre class=\"test\">#[mcp_test("), "{dom}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn lint_html_groups_findings_by_category_in_a_browser() {
+    let dir = scratch("lint-html");
+    let page = dir.join("lint.html");
+    let output = run(
+        &[
+            "lint",
+            "--html",
+            page.to_str().unwrap(),
+            "--",
+            peers::python().to_str().unwrap(),
+            twins_script().to_str().unwrap(),
+            "conceal",
+            "vulnerable",
+        ],
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", printed(&output));
+    let dom = rendered(&page);
+    assert!(
+        dom.contains("<h3 id=\"category-instruction-injection\">instruction-injection</h3>"),
+        "{dom}"
+    );
+    assert!(
+        dom.contains("<td><code>instruction-injection.conceal</code></td><td>tool `conceal`</td>"),
+        "{dom}"
+    );
+    assert!(dom.contains("the surface costs"), "{dom}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bench_html_plots_latency_and_throughput_in_a_browser() {
+    let dir = scratch("bench-html");
+    let page = dir.join("bench.html");
+    let example = example_server_binary();
+    let output = run(
+        &[
+            "bench",
+            "--call",
+            r#"echo={"message":"hi"}@3"#,
+            "--call",
+            r#"add={"a":1,"b":2}"#,
+            "--duration",
+            "1.2",
+            "--concurrency",
+            "4",
+            "--html",
+            page.to_str().unwrap(),
+            "--",
+            example.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", printed(&output));
+    let dom = rendered(&page);
+    // A histogram and a percentile curve per tool, drawn; throughput over time.
+    for tool in ["echo", "add"] {
+        assert!(
+            dom.contains(&format!("<title>{tool}: latency histogram</title>")),
+            "{dom}"
+        );
+        assert!(
+            dom.contains(&format!("<title>{tool}: latency by percentile</title>")),
+            "{dom}"
+        );
+    }
+    assert!(dom.matches("<rect class=\"bar\"").count() >= 2, "{dom}");
+    assert!(dom.contains("<polyline class=\"series\""), "{dom}");
+    assert!(dom.contains("<title>Throughput over time</title>"), "{dom}");
+    assert!(
+        dom.contains("<h3>Errors</h3>\n<p>No call failed.</p>"),
+        "{dom}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The proof above can fail: a page that loads something from another host shows it as a
+/// request of its own.
+#[test]
+fn the_browser_shows_each_request_a_page_makes() {
+    let dir = scratch("browser");
+    let page = dir.join("loads.html");
+    std::fs::write(
+        &page,
+        "<!DOCTYPE html><html><head><link rel=\"icon\" href=\"data:,\"></head><body>\
+         <img src=\"http://cdn.example/logo.png\"></body></html>",
+    )
+    .unwrap();
+    let rendered = mcp_assured_tests::browser::render(&page);
+    assert!(
+        rendered
+            .requests
+            .contains(&"GET /logo.png (cdn.example)".to_owned()),
+        "{:?}",
+        rendered.requests
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -199,6 +199,7 @@ mod feature_off;
 pub mod fixture;
 #[cfg(feature = "fuzz")]
 pub mod fuzz;
+pub mod html;
 #[cfg(feature = "lint")]
 pub mod lint;
 pub mod load;

@@ -36,6 +36,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("lint", 7),
     ("load", 8),
     ("sarif", 8),
+    ("html", 9),
 ];
 
 fn floor(module: &str) -> Option<u8> {

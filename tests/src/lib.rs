@@ -23,6 +23,8 @@
 //! - [`sdk_clients`]: the official Python and TypeScript SDKs' clients driving any server
 //!   through a list of steps.
 //! - [`schemas`]: the official schemas reports are held to (SARIF 2.1.0).
+//! - [`browser`]: Debian's Chromium, headless, rendering an HTML report and recording every
+//!   request it makes.
 //!
 //! ```no_run
 //! use mcp_assured::McpAssured;
@@ -42,6 +44,7 @@
 //! ```
 
 mod binary;
+pub mod browser;
 pub mod connect;
 mod example_server;
 pub mod faults;

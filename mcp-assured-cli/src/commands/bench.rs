@@ -15,6 +15,7 @@ use mcp_assured::load::{DEFAULT_DURATION, LoadBuilder, Progress};
 use serde_json::{Value, json};
 
 use super::{
+    html::HtmlArgs,
     outcome::{Exit, Failure, Outcome},
     sarif::SarifArgs,
     target::Target,
@@ -81,6 +82,8 @@ pub(crate) struct BenchArgs {
     junit: Option<PathBuf>,
     #[command(flatten)]
     sarif: SarifArgs,
+    #[command(flatten)]
+    html: HtmlArgs,
     #[command(flatten)]
     target: Target,
 }
@@ -292,6 +295,13 @@ pub(crate) async fn run(args: BenchArgs, json: bool) -> Outcome {
             .to_string();
         Failure::write_file(path, xml)?;
     }
+    let settings = [
+        ("Sessions", report.sessions.to_string()),
+        ("Concurrency", report.concurrency.to_string()),
+        ("Warm-up calls", report.warmup_calls.to_string()),
+    ];
+    let page = args.html.page("bench", Some(&server), &target, &settings);
+    args.html.write(page.map(|page| page.load(&report)))?;
     args.sarif.write(
         "bench",
         report.to_report().to_sarif(),

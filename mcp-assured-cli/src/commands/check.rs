@@ -17,6 +17,7 @@ use mcp_assured::{
 use serde_json::{Map, Value, json};
 
 use super::{
+    html::HtmlArgs,
     outcome::{Exit, Failure, Outcome},
     sarif::SarifArgs,
     target::Target,
@@ -87,6 +88,8 @@ pub(crate) struct CheckArgs {
     rest: Option<String>,
     #[command(flatten)]
     sarif: SarifArgs,
+    #[command(flatten)]
+    html: HtmlArgs,
     #[command(flatten)]
     target: Target,
 }
@@ -208,6 +211,21 @@ pub(crate) async fn run(args: CheckArgs, json: bool) -> Outcome {
             .to_string();
         Failure::write_file(path, xml)?;
     }
+    let mut settings = vec![("Strict", args.strict.to_string())];
+    if args.load {
+        settings.push(("Load", format!("{} sessions", args.load_sessions)));
+    }
+    if let Some(path) = &args.pinned {
+        settings.push(("Pinned", path.display().to_string()));
+    }
+    if let Some(rest) = &args.rest {
+        settings.push(("REST", rest.clone()));
+    }
+    if !args.skip.is_empty() {
+        settings.push(("Skipped", args.skip.join(", ")));
+    }
+    let page = args.html.page("check", Some(&server), &target, &settings);
+    args.html.write(page.map(|page| page.report(&report)))?;
     if args.sarif.wanted() {
         // The pinned entry is about the pinned file; the rest about the server.
         let (pinned_part, rest): (Vec<Entry>, Vec<Entry>) = report

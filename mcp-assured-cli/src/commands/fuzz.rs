@@ -11,6 +11,7 @@ use mcp_assured::fuzz::{self, DEFAULT_CASES, DEFAULT_CONCURRENCY};
 use serde_json::json;
 
 use super::{
+    html::HtmlArgs,
     outcome::{Exit, Failure, Outcome},
     sarif::SarifArgs,
     target::Target,
@@ -72,6 +73,8 @@ pub(crate) struct FuzzArgs {
     #[command(flatten)]
     sarif: SarifArgs,
     #[command(flatten)]
+    html: HtmlArgs,
+    #[command(flatten)]
     target: Target,
 }
 
@@ -132,6 +135,20 @@ pub(crate) async fn run(args: FuzzArgs, json: bool) -> Outcome {
         let xml = report.junit("mcp-assured fuzz").target(&target).to_string();
         Failure::write_file(path, xml)?;
     }
+    let mut settings = vec![
+        ("Seed", report_seed(&report)),
+        ("Cases", args.cases.to_string()),
+        ("Concurrency", args.concurrency.to_string()),
+        ("Strict", args.strict.to_string()),
+    ];
+    if let Some(budget) = args.time_budget {
+        settings.push(("Time budget", format!("{budget} s")));
+    }
+    if let Some(path) = &args.regressions {
+        settings.push(("Regressions", path.display().to_string()));
+    }
+    let page = args.html.page("fuzz", Some(&server), &target, &settings);
+    args.html.write(page.map(|page| page.report(&report)))?;
     args.sarif.write(
         "fuzz",
         report.to_sarif(),
@@ -167,4 +184,12 @@ pub(crate) async fn run(args: FuzzArgs, json: bool) -> Outcome {
         outln!("{}", report.summary());
     }
     Ok(Exit::from_success(report.is_success()))
+}
+
+/// The run's seed, as its `fuzz.run` entry holds it.
+fn report_seed(report: &mcp_assured::report::Report) -> String {
+    report
+        .entry("fuzz.run")
+        .and_then(|entry| entry.details.get("seed"))
+        .map_or_else(|| "unknown".to_owned(), |seed| seed.to_string())
 }

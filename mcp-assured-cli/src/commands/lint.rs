@@ -14,6 +14,7 @@ use mcp_assured::{
 };
 
 use super::{
+    html::HtmlArgs,
     outcome::{Exit, Failure, Outcome},
     sarif::SarifArgs,
     stdout::outln,
@@ -40,6 +41,8 @@ pub(crate) struct LintArgs {
     pinned: Option<PathBuf>,
     #[command(flatten)]
     sarif: SarifArgs,
+    #[command(flatten)]
+    html: HtmlArgs,
     #[command(flatten)]
     target: Target,
 }
@@ -90,6 +93,29 @@ pub(crate) async fn run(args: LintArgs, json: bool) -> Outcome {
             (lint.run(&surface), vec![surface])
         }
     };
+    let mut settings = vec![
+        (
+            "Profiles",
+            if args.profiles.is_empty() {
+                "none (strict-mode findings warn)".to_owned()
+            } else {
+                args.profiles
+                    .iter()
+                    .map(|profile| profile.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+        ),
+        ("Strict", args.strict.to_string()),
+    ];
+    if let Some(budget) = args.max_surface_tokens {
+        settings.push(("Max surface tokens", budget.to_string()));
+    }
+    let page = args
+        .html
+        .page("lint", None, &args.target.describe(), &settings)
+        .map(|page| page.about("Server", server_name.clone()).lint(&report));
+    args.html.write(page)?;
     args.sarif.write(
         "lint",
         report.to_sarif(),

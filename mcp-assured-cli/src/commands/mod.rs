@@ -8,6 +8,7 @@ pub(crate) mod call;
 pub(crate) mod check;
 pub(crate) mod diff;
 pub(crate) mod fuzz;
+mod html;
 pub(crate) mod lint;
 pub(crate) mod list;
 pub(crate) mod outcome;

@@ -46,6 +46,7 @@
 //! normal `tools/call` path. `cargo run --release -p mcp-assured-tests --bin load-bench`
 //! measures the ceiling (BENCHMARKS.md).
 
+mod distribution;
 mod outcome;
 mod plan;
 mod report;
@@ -76,6 +77,7 @@ use crate::{
 };
 
 pub use self::{
+    distribution::{BUCKETS, Bucket, Distribution, Interval, PERCENTILES, PercentilePoint},
     outcome::ErrorKind,
     plan::SkippedTool,
     report::{ErrorCount, Latency, LoadReport, SUITE, Stats, ToolStats},
@@ -486,7 +488,7 @@ impl<'a> LoadBuilder<'a> {
             warming_up: false,
             duration: settings.duration,
         };
-        let (tallies, lost) = self.phase(&sessions, &plan, phase).await;
+        let (tallies, lost, samples) = self.phase(&sessions, &plan, phase).await;
         let window = measured_from.elapsed();
         let measured = Measured {
             target: first.target().to_owned(),
@@ -502,18 +504,21 @@ impl<'a> LoadBuilder<'a> {
                 .collect(),
             sessions_lost: lost,
             skipped_tools: plan.skipped.clone(),
+            timeline: distribution::intervals(&samples, PROGRESS_EVERY),
         };
         Ok(LoadReport::new(measured, &self.thresholds))
     }
 
     /// One phase over every session at once: each session's calls driven by a task of its
-    /// own; returns the tallies per tool merged over sessions, and how many sessions closed.
+    /// own; returns the tallies per tool merged over sessions, how many sessions closed, and
+    /// the calls done and failed so far at each tick (`(elapsed, calls, errors)`, the last at
+    /// the end), of which the timeline is made.
     async fn phase(
         &self,
         sessions: &[McpClient],
         plan: &Arc<Plan>,
         phase: Phase,
-    ) -> (Vec<Tally>, usize) {
+    ) -> (Vec<Tally>, usize, Vec<(Duration, u64, u64)>) {
         let shared = Arc::new(Counters::default());
         let mut tasks = tokio::task::JoinSet::new();
         for (index, client) in sessions.iter().enumerate() {
@@ -531,6 +536,14 @@ impl<'a> LoadBuilder<'a> {
             tokio::time::interval_at(tokio::time::Instant::now() + PROGRESS_EVERY, PROGRESS_EVERY);
         let mut merged: Vec<Tally> = plan.entries.iter().map(|_| Tally::new()).collect();
         let mut lost = 0;
+        let mut samples = Vec::new();
+        let sample = |shared: &Counters| {
+            (
+                began.elapsed(),
+                shared.done.load(Ordering::Relaxed),
+                shared.errors.load(Ordering::Relaxed),
+            )
+        };
         loop {
             tokio::select! {
                 joined = tasks.join_next() => {
@@ -543,7 +556,8 @@ impl<'a> LoadBuilder<'a> {
                         lost += usize::from(session.lost);
                     }
                 }
-                _ = ticks.tick(), if self.progress.is_some() => {
+                _ = ticks.tick() => {
+                    samples.push(sample(&shared));
                     if let Some(progress) = &self.progress {
                         progress(&Progress {
                             warming_up: phase.warming_up,
@@ -557,7 +571,8 @@ impl<'a> LoadBuilder<'a> {
                 }
             }
         }
-        (merged, lost)
+        samples.push(sample(&shared));
+        (merged, lost, samples)
     }
 }
 

@@ -7,6 +7,7 @@ use std::{fmt, time::Duration};
 use hdrhistogram::Histogram;
 use serde::{Serialize, Serializer};
 
+use super::distribution::{Distribution, Interval};
 use super::outcome::{ErrorKind, Tally};
 use super::plan::SkippedTool;
 use super::thresholds::{Threshold, Verdict};
@@ -102,6 +103,9 @@ pub struct Stats {
     pub failed_latency: Latency,
     /// Failures by kind, most frequent first.
     pub errors_by_kind: Vec<ErrorCount>,
+    /// The latencies of the calls that succeeded, as a histogram and a percentile curve
+    /// (what the HTML report plots).
+    pub distribution: Distribution,
 }
 
 impl Stats {
@@ -124,6 +128,7 @@ impl Stats {
             latency: Latency::of(&tally.latencies),
             failed_latency: Latency::of(&tally.failed_latencies),
             errors_by_kind,
+            distribution: Distribution::of(&tally.latencies),
         }
     }
 
@@ -201,6 +206,9 @@ pub struct LoadReport {
     pub skipped_tools: Vec<SkippedTool>,
     /// How the run fared against each threshold, in the order they were given.
     pub thresholds: Vec<Verdict>,
+    /// The calls answered (and failed) in each slice of the measured window, every
+    /// [`PROGRESS_EVERY`](super::PROGRESS_EVERY): throughput over time.
+    pub timeline: Vec<Interval>,
 }
 
 impl std::ops::Deref for LoadReport {
@@ -222,6 +230,7 @@ pub(super) struct Measured {
     pub(super) tools: Vec<(String, Tally)>,
     pub(super) sessions_lost: usize,
     pub(super) skipped_tools: Vec<SkippedTool>,
+    pub(super) timeline: Vec<Interval>,
 }
 
 impl LoadReport {
@@ -248,6 +257,7 @@ impl LoadReport {
             sessions_lost: measured.sessions_lost,
             skipped_tools: measured.skipped_tools,
             thresholds: Vec::new(),
+            timeline: measured.timeline,
         };
         report.thresholds = thresholds.iter().map(|t| report.judge(t)).collect();
         // A run whose calls fail is no success by default: a load run that only measured

@@ -1,0 +1,59 @@
+//! `--html FILE`, shared by `check`, `fuzz`, `lint` and `bench`: one self-contained page of
+//! the run (`mcp_assured::html`), headed by the server, its revision, the target and the
+//! run's settings.
+
+use std::path::PathBuf;
+
+use chrono::{SecondsFormat, Utc};
+use clap::Args;
+use mcp_assured::{ServerInfo, html::HtmlReport};
+
+use super::outcome::Failure;
+
+#[derive(Debug, Args)]
+pub(crate) struct HtmlArgs {
+    /// Write the run as one self-contained HTML page here (inline CSS and SVG plots, no
+    /// script, nothing fetched), to attach to a CI run.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+}
+
+impl HtmlArgs {
+    /// A page for `command` about `server` (`None`: a lint of several servers) at `target`,
+    /// with the run's `settings`, or `None` when no page was asked for.
+    pub(crate) fn page(
+        &self,
+        command: &str,
+        server: Option<&ServerInfo>,
+        target: &str,
+        settings: &[(&str, String)],
+    ) -> Option<HtmlReport> {
+        self.html.as_ref()?;
+        let title = match server {
+            Some(server) => format!("mcp-assured {command}: {} {}", server.name, server.version),
+            None => format!("mcp-assured {command}"),
+        };
+        let mut page = HtmlReport::new(title);
+        if let Some(server) = server {
+            page = page
+                .about("Server", format!("{} {}", server.name, server.version))
+                .about("Revision", server.protocol_version.clone());
+        }
+        page = page.about("Target", target);
+        for (name, value) in settings {
+            page = page.about(*name, value.clone());
+        }
+        Some(page.about(
+            "Written",
+            Utc::now().to_rfc3339_opts(SecondsFormat::Secs, true),
+        ))
+    }
+
+    /// Writes `page`, when one was asked for.
+    pub(crate) fn write(&self, page: Option<HtmlReport>) -> Result<(), Failure> {
+        match (&self.html, page) {
+            (Some(path), Some(page)) => Failure::write_file(path, page.render()),
+            _ => Ok(()),
+        }
+    }
+}
