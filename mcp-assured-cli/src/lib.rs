@@ -20,6 +20,7 @@
 mod companion;
 pub mod config;
 mod line_guard;
+pub mod output;
 pub mod serve;
 mod stdio;
 

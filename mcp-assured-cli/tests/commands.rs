@@ -17,12 +17,15 @@ use mcp_assured_tests::{example_server_binary, peers::SELFTEST_SERVER};
 use serde_json::{Value, json};
 use weather_server::rest::RestOptions;
 
+/// Runs the binary; a `--json` output must be valid against the published schema.
 fn mcp_assured(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mcp-assured"))
+    let output = Command::new(env!("CARGO_BIN_EXE_mcp-assured"))
         .args(args)
         .env("NO_COLOR", "1")
         .output()
-        .expect("run mcp-assured")
+        .expect("run mcp-assured");
+    mcp_assured_tests::schemas::assert_json_output(args, &output.stdout);
+    output
 }
 
 /// `mcp-assured <args> -- <example-server>`: the command run against the example server

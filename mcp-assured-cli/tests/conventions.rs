@@ -10,14 +10,16 @@ use serde_json::Value;
 
 /// `mcp-assured <args>` with `env` set and the colour variables cleared otherwise.
 fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_mcp-assured"))
+    let output = Command::new(env!("CARGO_BIN_EXE_mcp-assured"))
         .args(args)
         .env_remove("NO_COLOR")
         .env_remove("CLICOLOR_FORCE")
         .env_remove("CLICOLOR")
         .envs(env.iter().copied())
         .output()
-        .expect("run mcp-assured")
+        .expect("run mcp-assured");
+    mcp_assured_tests::schemas::assert_json_output(args, &output.stdout);
+    output
 }
 
 fn stdout(output: &Output) -> String {

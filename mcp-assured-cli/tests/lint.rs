@@ -105,6 +105,7 @@ fn lint_cli(sdk: Sdk, twin: &Value, side: &str) -> (i32, Value) {
             String::from_utf8_lossy(&output.stderr)
         )
     });
+    mcp_assured_tests::schemas::assert_report("lint", &report);
     (output.status.code().unwrap(), report)
 }
 

@@ -85,3 +85,87 @@ pub fn assert_sarif(log: &Value) {
         }
     }
 }
+
+/// The published schema of every `--json` output (`schemas/report.schema.json`), held to
+/// document `name` (`Check`, `Fuzz`, `Lint`, `Bench`, `Diff`, `List`, `Failed`).
+fn report_validator(name: &str) -> &'static jsonschema::Validator {
+    static VALIDATORS: OnceLock<
+        std::sync::Mutex<std::collections::HashMap<String, &'static jsonschema::Validator>>,
+    > = OnceLock::new();
+    let validators = VALIDATORS.get_or_init(Default::default);
+    let mut validators = validators.lock().unwrap();
+    validators.entry(name.to_owned()).or_insert_with(|| {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../schemas/report.schema.json");
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+        let mut schema: Value = serde_json::from_str(&text).expect("the report schema is JSON");
+        let object = schema.as_object_mut().expect("an object");
+        object.remove("anyOf");
+        object.insert("$ref".into(), Value::String(format!("#/$defs/{name}")));
+        let validator = jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft202012)
+            .build(&schema)
+            .expect("the report schema compiles");
+        Box::leak(Box::new(validator))
+    })
+}
+
+/// Every way `output` breaks document `name` of the published report schema, as
+/// `pointer: message`.
+pub fn report_violations(name: &str, output: &Value) -> Vec<String> {
+    report_validator(name)
+        .iter_errors(output)
+        .map(|error| format!("{}: {error}", error.instance_path()))
+        .collect()
+}
+
+/// The document of `command`'s `--json` output in the published schema, for the commands it
+/// covers.
+pub fn document_of(command: &str) -> Option<&'static str> {
+    Some(match command {
+        "check" => "Check",
+        "fuzz" => "Fuzz",
+        "lint" => "Lint",
+        "bench" => "Bench",
+        "diff" => "Diff",
+        "list" => "List",
+        _ => return None,
+    })
+}
+
+/// Panics, listing each violation, unless `output` (what `mcp-assured command --json`
+/// printed) is valid against the published schema: `command`'s document, or `Failed` when
+/// it holds an `error`.
+#[track_caller]
+pub fn assert_report(command: &str, output: &Value) {
+    let Some(document) = document_of(command) else {
+        return;
+    };
+    let document = if output.get("error").is_some() {
+        "Failed"
+    } else {
+        document
+    };
+    let violations = report_violations(document, output);
+    assert!(
+        violations.is_empty(),
+        "`{command} --json` breaks schemas/report.schema.json ({document}):\n{}\n{output:#}",
+        violations.join("\n")
+    );
+}
+
+/// Holds what `mcp-assured args` printed on stdout to the published schema, when `args` ask
+/// for `--json` from a command the schema covers and stdout is JSON (a usage error of
+/// clap's is not).
+#[track_caller]
+pub fn assert_json_output(args: &[&str], stdout: &[u8]) {
+    if !args.contains(&"--json") {
+        return;
+    }
+    let Some(command) = args.iter().find(|arg| document_of(arg).is_some()) else {
+        return;
+    };
+    if let Ok(document) = serde_json::from_slice::<Value>(stdout) {
+        assert_report(command, &document);
+    }
+}

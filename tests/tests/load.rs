@@ -416,12 +416,17 @@ async fn every_tool_of_the_python_server_with_generated_arguments() {
     }
 }
 
+/// `mcp-assured bench args`; a `--json` output must be valid against the published schema.
 fn bench(args: &[&str]) -> Output {
-    std::process::Command::new(workspace_binary("mcp-assured-cli", "mcp-assured"))
+    let output = std::process::Command::new(workspace_binary("mcp-assured-cli", "mcp-assured"))
         .arg("bench")
         .args(args)
         .output()
-        .expect("mcp-assured runs")
+        .expect("mcp-assured runs");
+    let mut asked = vec!["bench"];
+    asked.extend(args);
+    mcp_assured_tests::schemas::assert_json_output(&asked, &output.stdout);
+    output
 }
 
 fn text(output: &Output) -> String {

@@ -4,6 +4,7 @@
 //! 1 when a threshold is missed.
 
 use super::stdout::outln;
+use mcp_assured_cli::output;
 use std::{
     io::{IsTerminal as _, Write as _},
     path::PathBuf,
@@ -274,11 +275,11 @@ pub(crate) async fn run(args: BenchArgs, json: bool) -> Outcome {
     let _ = client.close().await;
     let report = outcome?;
 
-    let document = json!({
-        "target": target,
-        "server": server,
-        "load": report,
-    });
+    let document = output::Bench {
+        target: target.clone(),
+        server: server.clone(),
+        load: report.clone(),
+    };
     let pretty = serde_json::to_string_pretty(&document).unwrap_or_default();
     if let Some(path) = &args.json_file {
         if path.as_os_str() == "-" {

@@ -14,7 +14,8 @@ use mcp_assured::{
     report::{Entry, Report, Status},
     server_tests,
 };
-use serde_json::{Map, Value, json};
+use mcp_assured_cli::output;
+use serde_json::Value;
 
 use super::{
     html::HtmlArgs,
@@ -174,9 +175,9 @@ pub(crate) async fn run(args: CheckArgs, json: bool) -> Outcome {
     let strictly = |part: Report| if args.strict { part.strictly() } else { part };
     // One report for the text and JUnit; the JSON keeps each part under its own key.
     let mut report = Report::default();
-    let mut json_report = Map::new();
-    let mut add = |key: &str, part: Report| {
-        json_report.insert(key.into(), json!(part.entries()));
+    let mut parts: std::collections::BTreeMap<&str, Vec<Entry>> = Default::default();
+    let mut add = |key: &'static str, part: Report| {
+        parts.insert(key, part.entries().to_vec());
         report.extend(part);
     };
     if !args.no_server_tests {
@@ -243,12 +244,18 @@ pub(crate) async fn run(args: CheckArgs, json: bool) -> Outcome {
             .write("check", log, &server.name, &[args.target.config_file()])?;
     }
     if json {
-        json_report.insert("target".into(), json!(target));
-        json_report.insert("server".into(), json!(server));
-        json_report.insert("summary".into(), json!(report.summary()));
+        let document = output::Check {
+            server_tests: parts.remove("server_tests"),
+            protocol_checks: parts.remove("protocol_checks").unwrap_or_default(),
+            pinned: parts.remove("pinned"),
+            parity_checks: parts.remove("parity_checks"),
+            target,
+            server,
+            summary: report.summary(),
+        };
         outln!(
             "{}",
-            serde_json::to_string_pretty(&Value::Object(json_report)).unwrap_or_default()
+            serde_json::to_string_pretty(&document).unwrap_or_default()
         );
     } else {
         outln!("{}", report.summary());

@@ -4,11 +4,11 @@
 //! `--fail-on-breaking` exit 1 exactly when one is breaking.
 
 use super::stdout::{out, outln};
+use mcp_assured_cli::output;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser};
 use mcp_assured::diff::{self, Surface};
-use serde_json::json;
 
 use super::{
     outcome::{Exit, Failure, Outcome},
@@ -94,6 +94,7 @@ pub(crate) async fn run(args: DiffArgs, json: bool) -> Outcome {
     let (old_name, old) = load(&args, old_side).await?;
     let (new_name, new) = load(&args, new_side).await?;
     let changes = diff::compare(&old, &new);
+    let breaking = changes.is_breaking();
     let server = args
         .name
         .as_deref()
@@ -111,13 +112,13 @@ pub(crate) async fn run(args: DiffArgs, json: bool) -> Outcome {
         ],
     )?;
     if json {
-        let answer = json!({
-            "old": old_name,
-            "new": new_name,
-            "breaking": changes.breaking().count(),
-            "compatible": changes.compatible().count(),
-            "changes": changes,
-        });
+        let answer = output::Diff {
+            breaking: changes.breaking().count(),
+            compatible: changes.compatible().count(),
+            old: old_name,
+            new: new_name,
+            changes,
+        };
         outln!(
             "{}",
             serde_json::to_string_pretty(&answer).unwrap_or_default()
@@ -126,9 +127,7 @@ pub(crate) async fn run(args: DiffArgs, json: bool) -> Outcome {
         outln!("{old_name} -> {new_name}\n");
         out!("{changes}");
     }
-    Ok(Exit::from_success(
-        !(args.fail_on_breaking && changes.is_breaking()),
-    ))
+    Ok(Exit::from_success(!(args.fail_on_breaking && breaking)))
 }
 
 /// The two sides: OLD or --old-config; NEW, `-- COMMAND`, or --new-config.

@@ -8,7 +8,7 @@ use std::{path::PathBuf, time::Duration};
 
 use clap::Args;
 use mcp_assured::fuzz::{self, DEFAULT_CASES, DEFAULT_CONCURRENCY};
-use serde_json::json;
+use mcp_assured_cli::output;
 
 use super::{
     html::HtmlArgs,
@@ -156,13 +156,13 @@ pub(crate) async fn run(args: FuzzArgs, json: bool) -> Outcome {
         &[args.regressions.as_deref(), args.target.config_file()],
     )?;
     if json {
-        let output = json!({
-            "target": target,
-            "server": server,
-            "fuzz": report.entries(),
-            "findings": fuzz::findings(&report),
-            "summary": report.summary(),
-        });
+        let output = output::Fuzz {
+            target,
+            server,
+            fuzz: report.entries().to_vec(),
+            findings: fuzz::findings(&report),
+            summary: report.summary(),
+        };
         outln!(
             "{}",
             serde_json::to_string_pretty(&output).unwrap_or_default()

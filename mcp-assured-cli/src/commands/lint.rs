@@ -5,6 +5,7 @@
 //! finding, 1 with one (`--strict`: a warning too), 2 for a usage error, 3 when the server
 //! cannot be reached or listed: `check`'s codes.
 
+use mcp_assured_cli::output;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -125,7 +126,7 @@ pub(crate) async fn run(args: LintArgs, json: bool) -> Outcome {
     if json {
         outln!(
             "{}",
-            serde_json::to_string_pretty(&report.to_json()).unwrap_or_default()
+            serde_json::to_string_pretty(&output::Lint::from(&report)).unwrap_or_default()
         );
     } else {
         for finding in &report.findings {

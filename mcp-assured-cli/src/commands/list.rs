@@ -3,6 +3,7 @@
 
 use super::stdout::outln;
 use clap::Args;
+use mcp_assured_cli::output;
 use serde_json::{Map, Value, json};
 
 use super::{
@@ -60,16 +61,17 @@ pub(crate) async fn run(args: ListArgs, json: bool) -> Outcome {
     let _ = client.close().await;
     let exit = Exit::from_success(errors.is_empty());
     if json {
-        let mut everything = json!({
-            "server": server,
-            "tools": tools,
-            "resources": resources,
-            "resource_templates": templates,
-            "prompts": prompts,
-        });
-        if !errors.is_empty() {
-            everything["errors"] = Value::Object(errors);
-        }
+        let items = |list: Value| -> Vec<output::McpItem> {
+            serde_json::from_value(list).unwrap_or_default()
+        };
+        let everything = output::List {
+            server,
+            tools: items(json!(tools)),
+            resources: items(json!(resources)),
+            resource_templates: items(json!(templates)),
+            prompts: items(json!(prompts)),
+            errors: (!errors.is_empty()).then_some(errors),
+        };
         outln!(
             "{}",
             serde_json::to_string_pretty(&everything).unwrap_or_default()

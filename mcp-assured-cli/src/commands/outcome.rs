@@ -2,9 +2,8 @@
 //! error, printed as a line on stderr or, with `--json`, as a JSON object on stdout.
 
 use super::stdout::outln;
+use mcp_assured_cli::output;
 use std::process::ExitCode;
-
-use serde_json::json;
 
 /// The exit statuses, as `mcp-assured --help` lists them.
 pub(crate) const EXIT_STATUSES: &str = "\
@@ -37,7 +36,8 @@ impl Exit {
         }
     }
 
-    /// The `kind` of a JSON error.
+    /// The word for it, as the exit statuses' table says it.
+    #[cfg(test)]
     fn kind(self) -> &'static str {
         match self {
             Exit::Success => "success",
@@ -45,6 +45,16 @@ impl Exit {
             Exit::Usage => "usage",
             Exit::Unreachable => "unreachable",
             Exit::Output => "output",
+        }
+    }
+
+    /// The `kind` of a JSON error (a failure never ends in success).
+    fn failure_kind(self) -> output::FailureKind {
+        match self {
+            Exit::Success | Exit::Failure => output::FailureKind::Failure,
+            Exit::Usage => output::FailureKind::Usage,
+            Exit::Unreachable => output::FailureKind::Unreachable,
+            Exit::Output => output::FailureKind::Output,
         }
     }
 
@@ -108,13 +118,13 @@ impl Failure {
     /// else `mcp-assured: message` on stderr) and returns the exit status.
     pub(crate) fn report(&self, json: bool) -> Exit {
         if json {
-            let error = json!({
-                "error": {
-                    "kind": self.exit.kind(),
-                    "message": self.message,
-                    "exit_status": self.exit.code(),
-                }
-            });
+            let error = output::Failed {
+                error: output::Failure {
+                    kind: self.exit.failure_kind(),
+                    message: self.message.clone(),
+                    exit_status: self.exit.code(),
+                },
+            };
             outln!(
                 "{}",
                 serde_json::to_string_pretty(&error).unwrap_or_default()

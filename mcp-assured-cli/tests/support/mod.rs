@@ -11,7 +11,17 @@ use serde_json::{Value, json};
 
 /// Runs the `mcp-assured` binary with `args` and `env`, without colour and without the
 /// environment variables that would give it credentials or trust behind the test's back.
+/// A `--json` output of `check`, `fuzz`, `lint`, `bench`, `diff` or `list` must be valid
+/// against the published schema (`schemas/report.schema.json`).
 pub fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let output = run_unchecked(args, env);
+    mcp_assured_tests::schemas::assert_json_output(args, &output.stdout);
+    output
+}
+
+/// [`run`], without holding a `--json` output to the schema (for output a test breaks on
+/// purpose).
+pub fn run_unchecked(args: &[&str], env: &[(&str, &str)]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_mcp-assured"))
         .args(args)
         .env("NO_COLOR", "1")

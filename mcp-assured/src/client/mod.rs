@@ -73,6 +73,7 @@ use crate::{
 const MAX_PAGES: usize = 10_000;
 
 /// What the server said about itself in its `initialize` result.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ServerInfo {
@@ -86,6 +87,10 @@ pub struct ServerInfo {
     /// The protocol version the server chose.
     pub protocol_version: String,
     /// What the server offers.
+    #[cfg_attr(
+        feature = "json-schema",
+        schemars(with = "serde_json::Map<String, serde_json::Value>")
+    )]
     pub capabilities: ServerCapabilities,
     /// The server's instructions for clients, if any.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -7,6 +7,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// Whether a change can break a client written against the old surface.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(rename = "ChangeSeverity"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
@@ -223,6 +225,84 @@ impl ChangeKind {
     }
 }
 
+impl ChangeKind {
+    /// Every kind, in the order of the module's table.
+    pub const ALL: [ChangeKind; 55] = [
+        ChangeKind::ToolRemoved,
+        ChangeKind::ToolAdded,
+        ChangeKind::ResourceRemoved,
+        ChangeKind::ResourceAdded,
+        ChangeKind::ResourceTemplateRemoved,
+        ChangeKind::ResourceTemplateAdded,
+        ChangeKind::PromptRemoved,
+        ChangeKind::PromptAdded,
+        ChangeKind::RequiredArgumentAdded,
+        ChangeKind::OptionalArgumentAdded,
+        ChangeKind::ArgumentRemoved,
+        ChangeKind::ArgumentMadeRequired,
+        ChangeKind::ArgumentMadeOptional,
+        ChangeKind::OutputSchemaAdded,
+        ChangeKind::OutputSchemaRemoved,
+        ChangeKind::OutputPropertyAdded,
+        ChangeKind::OutputPropertyRemoved,
+        ChangeKind::OutputPropertyMadeOptional,
+        ChangeKind::OutputPropertyMadeRequired,
+        ChangeKind::TypeNarrowed,
+        ChangeKind::TypeWidened,
+        ChangeKind::TypeChanged,
+        ChangeKind::EnumAdded,
+        ChangeKind::EnumRemoved,
+        ChangeKind::EnumValueRemoved,
+        ChangeKind::EnumValueAdded,
+        ChangeKind::ConstAdded,
+        ChangeKind::ConstRemoved,
+        ChangeKind::ConstChanged,
+        ChangeKind::BoundTightened,
+        ChangeKind::BoundLoosened,
+        ChangeKind::BoundChanged,
+        ChangeKind::PatternAdded,
+        ChangeKind::PatternRemoved,
+        ChangeKind::PatternChanged,
+        ChangeKind::FormatAdded,
+        ChangeKind::FormatRemoved,
+        ChangeKind::FormatChanged,
+        ChangeKind::AdditionalPropertiesForbidden,
+        ChangeKind::AdditionalPropertiesAllowed,
+        ChangeKind::AlternativeRemoved,
+        ChangeKind::AlternativeAdded,
+        ChangeKind::SchemaChanged,
+        ChangeKind::DefaultChanged,
+        ChangeKind::RequiredPromptArgumentAdded,
+        ChangeKind::OptionalPromptArgumentAdded,
+        ChangeKind::PromptArgumentRemoved,
+        ChangeKind::PromptArgumentMadeRequired,
+        ChangeKind::PromptArgumentMadeOptional,
+        ChangeKind::MimeTypeChanged,
+        ChangeKind::CapabilityRemoved,
+        ChangeKind::CapabilityAdded,
+        ChangeKind::HintWeakened,
+        ChangeKind::HintStrengthened,
+        ChangeKind::DescriptionChanged,
+    ];
+}
+
+/// A kind's schema: one of the names, as it is serialised.
+#[cfg(feature = "json-schema")]
+impl schemars::JsonSchema for ChangeKind {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ChangeKind".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<&str> = ChangeKind::ALL.iter().map(|kind| kind.name()).collect();
+        schemars::json_schema!({
+            "description": "What changed, by its name (see the `diff` module's table).",
+            "type": "string",
+            "enum": names,
+        })
+    }
+}
+
 impl Serialize for ChangeKind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.name())
@@ -236,6 +316,7 @@ impl fmt::Display for ChangeKind {
 }
 
 /// The kind of thing a change is in.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Item {
@@ -270,6 +351,7 @@ impl fmt::Display for Item {
 /// `/resources/subscribe`), with `$ref`s expanded: a change inside a `$defs` entry is
 /// reported where it is used. An array index is the new side's, or the old side's for what
 /// is gone.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct Location {
     /// What kind of item.
@@ -294,6 +376,7 @@ impl fmt::Display for Location {
 }
 
 /// One change between two surfaces.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Change {
     /// What changed.
@@ -332,6 +415,7 @@ impl fmt::Display for Change {
 ///
 /// Its `Display` is the report `mcp-assured diff` prints: the breaking changes, the
 /// compatible ones, and a summary line.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(transparent)]
 pub struct Changes {

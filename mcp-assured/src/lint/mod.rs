@@ -71,6 +71,8 @@ pub use self::tokens::TokenCount;
 use crate::diff::Surface;
 
 /// How much a finding matters.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(rename = "LintSeverity"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
@@ -93,6 +95,8 @@ impl fmt::Display for Severity {
 }
 
 /// What a rule is about.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(rename = "LintCategory"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
@@ -188,6 +192,8 @@ impl std::str::FromStr for Profile {
 }
 
 /// One thing a rule found.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(rename = "LintFinding"))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
     /// The rule's stable id, e.g. `hidden-unicode.tag-characters`.

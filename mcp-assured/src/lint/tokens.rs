@@ -15,6 +15,7 @@ use crate::diff::Surface;
 pub const TOOL_TOKEN_WARNING: usize = 2_000;
 
 /// What a surface costs in tokens.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct TokenCount {
     /// The encoding counted with: `o200k_base`.

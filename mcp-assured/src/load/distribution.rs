@@ -17,6 +17,7 @@ pub const PERCENTILES: [f64; 12] = [
 
 /// Latencies of calls that succeeded in buckets, and the percentile curve; in JSON,
 /// `{"buckets": [{"from_us", "to_us", "count"}], "percentiles": [{"percentile", "latency_us"}]}`.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Distribution {
     /// Log-spaced buckets from the fastest call to the slowest, each with how many calls
@@ -27,34 +28,41 @@ pub struct Distribution {
 }
 
 /// Calls whose latency fell between `from` and `to` (both included).
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Bucket {
     /// The fastest latency of the bucket.
     #[serde(rename = "from_us", serialize_with = "micros")]
+    #[cfg_attr(feature = "json-schema", schemars(with = "u64"))]
     pub from: Duration,
     /// The slowest latency of the bucket.
     #[serde(rename = "to_us", serialize_with = "micros")]
+    #[cfg_attr(feature = "json-schema", schemars(with = "u64"))]
     pub to: Duration,
     /// Calls in it.
     pub count: u64,
 }
 
 /// One point of the percentile curve.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct PercentilePoint {
     /// 0 to 100.
     pub percentile: f64,
     /// The latency that share of calls did not exceed.
     #[serde(rename = "latency_us", serialize_with = "micros")]
+    #[cfg_attr(feature = "json-schema", schemars(with = "u64"))]
     pub latency: Duration,
 }
 
 /// Calls answered in one slice of the measured window (every
 /// [`PROGRESS_EVERY`](super::PROGRESS_EVERY), and the last slice to the end).
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Interval {
     /// When the slice ended, from the start of the measured window; in JSON, `end_s`.
     #[serde(rename = "end_s", serialize_with = "seconds")]
+    #[cfg_attr(feature = "json-schema", schemars(with = "f64"))]
     pub end: Duration,
     /// Calls answered in it, failed or not.
     pub calls: u64,

@@ -17,6 +17,7 @@ const SIGNIFICANT_FIGURES: u8 = 3;
 const EXAMPLE_CHARS: usize = 1000;
 
 /// How a failed call failed.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(tag = "kind", content = "code", rename_all = "snake_case")]
 pub enum ErrorKind {

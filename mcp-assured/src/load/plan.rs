@@ -28,6 +28,7 @@ pub(super) struct Call {
 }
 
 /// A tool left out of a run over every tool, and why.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SkippedTool {
     /// The tool's name.

@@ -23,28 +23,36 @@ pub const SUITE: &str = "load-run";
 /// ([`Stats::latency`]), or of those that failed ([`Stats::failed_latency`]; a call that
 /// timed out counts with the time it waited). Read from an HDR histogram at microsecond
 /// resolution and three significant figures; in JSON, each is a number of microseconds (`p50_us`, ...).
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct Latency {
     /// The fastest call.
     #[serde(rename = "min_us", serialize_with = "micros")]
+    #[cfg_attr(feature = "json-schema", schemars(with = "u64"))]
     pub min: Duration,
     /// The median.
     #[serde(rename = "p50_us", serialize_with = "micros")]
+    #[cfg_attr(feature = "json-schema", schemars(with = "u64"))]
     pub p50: Duration,
     /// The 90th percentile.
     #[serde(rename = "p90_us", serialize_with = "micros")]
+    #[cfg_attr(feature = "json-schema", schemars(with = "u64"))]
     pub p90: Duration,
     /// The 99th percentile.
     #[serde(rename = "p99_us", serialize_with = "micros")]
+    #[cfg_attr(feature = "json-schema", schemars(with = "u64"))]
     pub p99: Duration,
     /// The 99.9th percentile.
     #[serde(rename = "p999_us", serialize_with = "micros")]
+    #[cfg_attr(feature = "json-schema", schemars(with = "u64"))]
     pub p999: Duration,
     /// The slowest call.
     #[serde(rename = "max_us", serialize_with = "micros")]
+    #[cfg_attr(feature = "json-schema", schemars(with = "u64"))]
     pub max: Duration,
     /// The mean.
     #[serde(rename = "mean_us", serialize_with = "micros")]
+    #[cfg_attr(feature = "json-schema", schemars(with = "u64"))]
     pub mean: Duration,
 }
 
@@ -75,6 +83,7 @@ fn seconds<S: Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok, S
 }
 
 /// How many calls failed one way, with the first message seen.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ErrorCount {
     /// How they failed.
@@ -87,6 +96,7 @@ pub struct ErrorCount {
 }
 
 /// The figures of one tool, or of the whole run.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Stats {
     /// Calls measured (warm-up calls are not).
@@ -151,6 +161,7 @@ fn per_second(calls: u64, window: Duration) -> f64 {
 }
 
 /// The figures of one tool.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolStats {
     /// The tool's name.
@@ -180,6 +191,7 @@ pub struct ToolStats {
 /// assert_eq!(json["calls"], 200);
 /// # Ok(()) }
 /// ```
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LoadReport {
     /// The URL or command line of the server.
@@ -193,6 +205,7 @@ pub struct LoadReport {
     /// How long the measured calls took, from the first sent to the last answered; in JSON,
     /// `window_s`, seconds.
     #[serde(rename = "window_s", serialize_with = "seconds")]
+    #[cfg_attr(feature = "json-schema", schemars(with = "f64"))]
     pub window: Duration,
     /// The whole run's figures.
     #[serde(flatten)]

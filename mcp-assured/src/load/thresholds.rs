@@ -33,6 +33,7 @@ impl Threshold {
 }
 
 /// How a run fared against one [`Threshold`].
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Verdict {
     /// The threshold's name, e.g. `max_p99`.

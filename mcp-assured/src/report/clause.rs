@@ -7,6 +7,7 @@ use std::fmt;
 use serde::Serialize;
 
 /// How much the specification asks: the keyword of the sentence a check tests.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum Level {
     /// MUST (or REQUIRED, SHALL): broken, the check fails.
@@ -71,6 +72,7 @@ impl fmt::Display for Level {
 ///      (https://modelcontextprotocol.io/specification/2025-11-25/server/tools#output-schema)"
 /// );
 /// ```
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub struct Clause {
     /// Its keyword, which grades a check that finds it broken.

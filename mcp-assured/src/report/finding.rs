@@ -9,6 +9,8 @@ use serde_json::Value;
 use super::{Entry, Report};
 
 /// What kind of bug a finding is.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(rename = "FuzzFindingKind"))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -100,6 +102,8 @@ impl fmt::Display for FindingKind {
 /// One bug: the input that shows it, shrunk as far as it still does, and what came back.
 /// Each fuzz entry that failed or warned carries one as `details.finding`; [`findings`]
 /// reads them back.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(rename = "FuzzFinding"))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Finding {
@@ -139,6 +143,7 @@ pub struct Finding {
 }
 
 /// The command line and the test that show a finding again.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reproduction {
     /// `mcp-assured call …` (or `read`, `prompt`) against the same server; `None` for a

@@ -30,6 +30,49 @@ impl Serialize for Entry {
     }
 }
 
+/// An entry's schema, as [`Entry`]'s `Serialize` writes it: the optional parts only when
+/// there are some.
+#[cfg(feature = "json-schema")]
+#[derive(schemars::JsonSchema)]
+#[schemars(rename = "Entry")]
+#[allow(dead_code)] // its schema is all it is for
+struct EntrySchema {
+    /// The group it belongs to: `protocol-checks`, `server-tests`, `parity`, `pinned`,
+    /// `fuzz`, `load-run`.
+    suite: String,
+    /// The check, test or finding: `tools.input_schemas`, `mcp.test.echo`,
+    /// `fuzz.tools.add.crash`.
+    name: String,
+    /// How it ended.
+    status: super::Status,
+    /// What was found.
+    message: String,
+    /// What is wrong beside the verdict (a server test's malformed `testMetadata`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    problems: Vec<String>,
+    /// What explains it: a fuzz finding as `{"finding": {...}}`, a server test's tool,
+    /// arguments and result.
+    #[serde(skip_serializing_if = "serde_json::Value::is_null")]
+    details: serde_json::Value,
+    /// How long it took, in milliseconds, when measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    duration_ms: Option<f64>,
+    /// The specification's sentence it tests, whose keyword graded it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clause: Option<super::Clause>,
+}
+
+#[cfg(feature = "json-schema")]
+impl schemars::JsonSchema for Entry {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Entry".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        EntrySchema::json_schema(generator)
+    }
+}
+
 impl Serialize for Report {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut report = serializer.serialize_map(Some(2))?;

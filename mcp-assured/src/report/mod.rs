@@ -89,6 +89,7 @@ pub use self::{
 };
 
 /// How an entry ended.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
@@ -262,6 +263,7 @@ impl Report {
 /// A report's counts; its JSON is `{"total", "passed", "failed", "skipped", "all_passed"}`
 /// (and `"warned"` when there are warnings) and its text `N passed, N failed, N skipped`
 /// (`, N warned`).
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Summary {
     /// Every entry.
