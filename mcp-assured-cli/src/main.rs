@@ -38,6 +38,10 @@ struct Cli {
     /// CLICOLOR_FORCE forces it), always or never.
     #[arg(long, value_enum, global = true, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
     color: ColorWhen,
+    /// Draw no progress: `fuzz`, `bench`, `check --load` and `record` show it on stderr when
+    /// stderr is a terminal (never in a pipe, a file or a CI log).
+    #[arg(long, short = 'q', global = true)]
+    quiet: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -205,6 +209,7 @@ async fn main() -> ExitCode {
         ColorWhen::Never => anstream::ColorChoice::Never,
     });
     let json = cli.json;
+    commands::progress::set_quiet(cli.quiet);
     let outcome = run(cli.command, json).await;
     outcome
         .unwrap_or_else(|failure| failure.report(json))

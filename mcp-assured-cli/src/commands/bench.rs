@@ -5,11 +5,7 @@
 
 use super::stdout::outln;
 use mcp_assured_cli::output;
-use std::{
-    io::{IsTerminal as _, Write as _},
-    path::PathBuf,
-    time::Duration,
-};
+use std::{path::PathBuf, time::Duration};
 
 use clap::Args;
 use mcp_assured::load::{DEFAULT_DURATION, LoadBuilder, Progress};
@@ -18,6 +14,7 @@ use serde_json::{Value, json};
 use super::{
     html::HtmlArgs,
     outcome::{Exit, Failure, Outcome},
+    progress::{self, Live},
     sarif::SarifArgs,
     target::Target,
 };
@@ -206,28 +203,30 @@ fn configure<'a>(args: &BenchArgs, mut load: LoadBuilder<'a>) -> Result<LoadBuil
     Ok(load)
 }
 
-/// The live progress line, on stderr when it is a terminal.
-fn progress_line(progress: &Progress) {
-    let phase = if progress.warming_up {
+/// The progress of a run on the bar: against its duration, or its count of calls.
+fn show_progress(live: &Live, how_far: &Progress) {
+    let phase = if how_far.warming_up {
         "warming up"
     } else {
         "measuring"
     };
-    let of = match (progress.duration, progress.target_calls) {
-        (Some(duration), _) => format!(" of {:.0} s", duration.as_secs_f64()),
-        (None, Some(calls)) => format!(" ({} of {calls} calls)", progress.calls),
-        (None, None) => String::new(),
-    };
-    let rate = progress.calls as f64 / progress.elapsed.as_secs_f64().max(1e-3);
-    let mut stderr = std::io::stderr().lock();
-    let _ = write!(
-        stderr,
-        "\r\x1b[2K{phase}: {:.1} s{of}, {} calls, {} errors, {rate:.0} calls/s",
-        progress.elapsed.as_secs_f64(),
-        progress.calls,
-        progress.errors,
+    let rate = how_far.calls as f64 / how_far.elapsed.as_secs_f64().max(1e-3);
+    let message = format!(
+        "{phase}: {} calls, {} errors, {rate:.0} calls/s",
+        how_far.calls, how_far.errors
     );
-    let _ = stderr.flush();
+    match (how_far.duration, how_far.target_calls) {
+        (Some(duration), _) => {
+            let left = duration.saturating_sub(how_far.elapsed);
+            live.show(
+                how_far.elapsed.as_millis() as u64,
+                Some(duration.as_millis() as u64),
+                format!("{message}, {} left", progress::duration(left)),
+            );
+        }
+        (None, Some(calls)) => live.show(how_far.calls, Some(calls), message),
+        (None, None) => live.say(message),
+    }
 }
 
 /// Runs the load; with `json`, the report is printed as JSON instead of the table.
@@ -239,12 +238,11 @@ pub(crate) async fn run(args: BenchArgs, json: bool) -> Outcome {
     let client = args.target.connect().await?;
     let server = client.server_info().clone();
     let target = args.target.describe();
-    let live = !json && std::io::stderr().is_terminal();
+    let live = Live::bar("bench", 1);
     let outcome = match configure(&args, client.load()) {
         Ok(mut load) => {
-            if live {
-                load = load.progress(progress_line);
-            }
+            let shown = live.clone();
+            load = load.progress(move |how_far| show_progress(&shown, how_far));
             if !json {
                 outln!(
                     "{} {} on protocol {} ({target})",
@@ -260,9 +258,7 @@ pub(crate) async fn run(args: BenchArgs, json: bool) -> Outcome {
                 }
             }
             let report = load.run().await;
-            if live {
-                eprint!("\r\x1b[2K");
-            }
+            live.finish();
             report.map_err(|error| match error {
                 mcp_assured::Error::InvalidInput { .. } | mcp_assured::Error::NotFound { .. } => {
                     Failure::usage(error.to_string())

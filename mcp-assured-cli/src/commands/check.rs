@@ -20,6 +20,7 @@ use serde_json::Value;
 use super::{
     html::HtmlArgs,
     outcome::{Exit, Failure, Outcome},
+    progress::Live,
     sarif::SarifArgs,
     target::Target,
 };
@@ -162,8 +163,23 @@ pub(crate) async fn run(args: CheckArgs, json: bool) -> Outcome {
             server.version,
             server.protocol_version,
         );
-        options = options.progress(|entry| outln!("{}", entry.text().colour(true)));
     }
+    // With --load the run takes 10-20 s more: a spinner on a terminal's stderr, each
+    // check's line printed above it.
+    let live = if args.load {
+        Live::spinner("check --load")
+    } else {
+        Live::none()
+    };
+    let shown = live.clone();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    options = options.progress(move |entry| {
+        let done = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if text {
+            shown.suspend(|| outln!("{}", entry.text().colour(true)));
+        }
+        shown.say(format!("{done} done, the last `{}`", entry.name));
+    });
     let print_all = |part: &Report| {
         if text {
             for entry in part {
@@ -191,6 +207,7 @@ pub(crate) async fn run(args: CheckArgs, json: bool) -> Outcome {
         add("server_tests", tests);
     }
     add("protocol_checks", client.check_with(&options).await);
+    live.finish();
     if let Some(pinned) = &pinned {
         let entry = pinned_entry(pinned, &client).await;
         if text {

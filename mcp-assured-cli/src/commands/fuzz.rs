@@ -13,6 +13,7 @@ use mcp_assured_cli::output;
 use super::{
     html::HtmlArgs,
     outcome::{Exit, Failure, Outcome},
+    progress::{self, Live},
     sarif::SarifArgs,
     target::Target,
 };
@@ -129,7 +130,37 @@ pub(crate) async fn run(args: FuzzArgs, json: bool) -> Outcome {
             server.protocol_version,
         );
     }
+    let live = Live::bar("fuzz", 1);
+    let shown = live.clone();
+    fuzz = fuzz.progress(move |how_far| {
+        let left = how_far
+            .time_left()
+            .map(|left| format!(", {} left", progress::duration(left)))
+            .unwrap_or_default();
+        let message = format!(
+            "{} calls, {} failure{} so far, {}/{} subjects done{left}",
+            how_far.calls,
+            how_far.failures,
+            if how_far.failures == 1 { "" } else { "s" },
+            how_far.subjects_done,
+            how_far.subjects,
+        );
+        // Against the time budget when there is one, else against the inputs planned.
+        match how_far.time_budget {
+            Some(budget) => shown.show(
+                how_far.elapsed.as_millis() as u64,
+                Some(budget.as_millis() as u64),
+                message,
+            ),
+            None => shown.show(
+                how_far.calls.min(how_far.planned_inputs),
+                Some(how_far.planned_inputs.max(1)),
+                message,
+            ),
+        }
+    });
     let report = fuzz.run().await;
+    live.finish();
     let _ = client.close().await;
     if let Some(path) = &args.junit {
         let xml = report.junit("mcp-assured fuzz").target(&target).to_string();

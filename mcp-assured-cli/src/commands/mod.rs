@@ -13,6 +13,7 @@ pub(crate) mod lint;
 pub(crate) mod list;
 pub(crate) mod outcome;
 pub(crate) mod pin;
+pub(crate) mod progress;
 pub(crate) mod record;
 pub(crate) mod relay;
 pub(crate) mod replay;

@@ -13,6 +13,7 @@ use mcp_assured_cli::serve::stdio_transport;
 
 use super::{
     outcome::{Exit, Failure, Outcome},
+    progress::Live,
     target::Target,
 };
 
@@ -34,7 +35,27 @@ pub(crate) async fn run(args: RecordArgs) -> Outcome {
         ));
     }
     let builder = args.target.builder()?.record_to(&args.out);
-    let proxied = builder.proxy(stdio_transport(), stopped()).await;
+    let proxy = builder.proxy(stdio_transport(), stopped());
+    // On a terminal's stderr, how much is recorded so far (read back from the cassette,
+    // which is written after every exchange).
+    let live = Live::spinner("record");
+    tokio::pin!(proxy);
+    let mut ticks = tokio::time::interval(std::time::Duration::from_millis(500));
+    let proxied = loop {
+        if !live.is_drawn() {
+            break proxy.await;
+        }
+        tokio::select! {
+            proxied = &mut proxy => break proxied,
+            _ = ticks.tick() => {
+                let recorded = Cassette::load(&args.out)
+                    .map(|cassette| cassette.interactions.len())
+                    .unwrap_or_default();
+                live.say(format!("{recorded} interaction(s) in {}", args.out.display()));
+            }
+        }
+    };
+    live.finish();
     // stdout is the protocol's: what happened goes to stderr.
     let recorded = Cassette::load(&args.out)
         .map(|cassette| cassette.interactions.len())

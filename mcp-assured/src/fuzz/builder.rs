@@ -11,6 +11,7 @@ use serde_json::Value;
 use tokio::sync::Semaphore;
 
 use super::{
+    FuzzProgress,
     generate::Generator,
     leak::OwnFolders,
     property::{Property, PropertyOutcome},
@@ -65,7 +66,11 @@ pub struct Fuzz {
     strict: bool,
     restart: Option<Restart>,
     reproduce_as: Option<String>,
+    progress: Option<ProgressFn>,
 }
+
+/// What [`Fuzz::progress`] is given.
+type ProgressFn = std::sync::Arc<dyn Fn(&FuzzProgress) + Send + Sync>;
 
 impl std::fmt::Debug for Fuzz {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -98,6 +103,7 @@ impl Fuzz {
             strict: false,
             restart: None,
             reproduce_as: None,
+            progress: None,
         }
     }
 
@@ -195,6 +201,14 @@ impl Fuzz {
     /// of a reproduction; add them to the command line it shows.
     pub fn reproduce_as(mut self, words: impl Into<String>) -> Self {
         self.reproduce_as = Some(words.into());
+        self
+    }
+
+    /// Called every [`PROGRESS_EVERY`](super::PROGRESS_EVERY) while the run goes on, with
+    /// the calls sent, the failures seen and the time left (a progress bar, say; the
+    /// command line's on a terminal).
+    pub fn progress(mut self, report: impl Fn(&FuzzProgress) + Send + Sync + 'static) -> Self {
+        self.progress = Some(std::sync::Arc::new(report));
         self
     }
 
@@ -387,8 +401,12 @@ impl Fuzz {
                 _ => OwnFolders::default(),
             },
             all_sent: tokio::sync::Barrier::new(runs.len()),
+            calls: Default::default(),
+            failures: Default::default(),
+            subjects_done: Default::default(),
         };
-        let results: Vec<SubjectRun> = join_all(runs.into_iter().map(|(subject, generator)| {
+        let subjects = runs.len();
+        let work = join_all(runs.into_iter().map(|(subject, generator)| {
             let mine: Vec<Regression> = past
                 .iter()
                 .filter(|r| r.subject == subject.kind() && r.name == subject.name())
@@ -396,8 +414,33 @@ impl Fuzz {
                 .collect();
             let context = &context;
             async move { fuzz_subject(context, subject, generator, &mine).await }
-        }))
-        .await;
+        }));
+        let results: Vec<SubjectRun> = match &self.progress {
+            None => work.await,
+            Some(report) => {
+                let how_far = || FuzzProgress {
+                    elapsed: started.elapsed(),
+                    calls: context.calls.load(std::sync::atomic::Ordering::Relaxed),
+                    failures: context.failures.load(std::sync::atomic::Ordering::Relaxed),
+                    subjects,
+                    subjects_done: context
+                        .subjects_done
+                        .load(std::sync::atomic::Ordering::Relaxed),
+                    planned_inputs: subjects as u64 * u64::from(self.cases) * 2,
+                    time_budget: self.time_budget,
+                };
+                tokio::pin!(work);
+                let mut ticks = tokio::time::interval(super::PROGRESS_EVERY);
+                let results = loop {
+                    tokio::select! {
+                        results = &mut work => break results,
+                        _ = ticks.tick() => report(&how_far()),
+                    }
+                };
+                report(&how_far());
+                results
+            }
+        };
         if let Some(path) = &self.regressions {
             let found: Vec<Regression> = results
                 .iter()

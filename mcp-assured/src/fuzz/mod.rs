@@ -124,6 +124,7 @@ pub mod generate;
 mod leak;
 mod oracle;
 mod polish;
+mod progress;
 mod property;
 mod regressions;
 mod report;
@@ -135,6 +136,7 @@ mod uri_template;
 
 pub use self::{
     builder::{DEFAULT_CALL_TIMEOUT, DEFAULT_CASES, DEFAULT_CONCURRENCY, Fuzz, SEED_VARIABLE},
+    progress::{FuzzProgress, PROGRESS_EVERY},
     property::{Property, PropertyOutcome},
 };
 

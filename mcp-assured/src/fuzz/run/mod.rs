@@ -62,6 +62,12 @@ pub(crate) struct Context<'a> {
     pub(crate) own_folders: super::leak::OwnFolders,
     /// Passed once every subject has sent all it will but the calls sent again alone.
     pub(crate) all_sent: tokio::sync::Barrier,
+    /// Calls sent so far, for progress.
+    pub(crate) calls: std::sync::atomic::AtomicU64,
+    /// Failures seen so far (each kind once per subject), for progress.
+    pub(crate) failures: std::sync::atomic::AtomicU64,
+    /// Subjects finished, for progress.
+    pub(crate) subjects_done: std::sync::atomic::AtomicUsize,
 }
 
 /// What fuzzing one subject found.
@@ -124,6 +130,7 @@ impl Context<'_> {
     }
 
     async fn call(&self, subject: &Subject, case: &Case, timeout: Option<Duration>) -> Outcome {
+        self.calls.fetch_add(1, Ordering::Relaxed);
         let (method, params) = subject.request(&case.arguments);
         // Only valid input's tool error can be a crash answered as one.
         let watch_stderr = case.invalidity().is_none();
@@ -164,6 +171,9 @@ pub(crate) async fn fuzz_subject(
     // The valid inputs' failures shrink while the invalid inputs are sent.
     let valid = sample(context, &oracle, &generator, Phase::Valid, &run).await;
     run.record(&valid);
+    context
+        .failures
+        .fetch_add(valid.first.len() as u64, Ordering::Relaxed);
     // A subject that hung (or was slow) gets no more generated inputs: each would cost a
     // timeout (or six) and show the same.
     let stuck = valid
@@ -198,6 +208,9 @@ pub(crate) async fn fuzz_subject(
             !run.has(failure.kind, &failure.property)
                 && !shrunk.iter().any(|s| s.smallest.failure.same_as(failure))
         });
+        context
+            .failures
+            .fetch_add(invalid.first.len() as u64, Ordering::Relaxed);
         shrunk.extend(shrink_all(context, &oracle, &generator, invalid).await);
     }
     // Sent again alone once no subject sends any more: alone, a call waits for every call in
@@ -220,6 +233,7 @@ pub(crate) async fn fuzz_subject(
         found.concurrent_only = alone == Alone::Answered;
         run.findings.push(found);
     }
+    context.subjects_done.fetch_add(1, Ordering::Relaxed);
     run
 }
 
