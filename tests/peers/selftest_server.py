@@ -7,6 +7,7 @@ convention), and malformed metadata and results.
     python3 selftest_server.py --answers-anything   # answers any unknown method with {}
     python3 selftest_server.py --hang     # answers initialize, then nothing
     python3 selftest_server.py --incomplete   # a suite without mcp.test.protocol
+    python3 selftest_server.py --strays   # passing tests named against the convention
 
 Its `mcp.test.*` tools: two that pass (one needs an `echo` argument), one that fails, one
 whose checks were all skipped, one slower than its own timeout, one with malformed
@@ -90,7 +91,17 @@ INCOMPLETE_TOOLS = [tool for tool in TOOLS if tool["name"] in ("echo", "mcp.test
 ]
 
 
+# --strays: the required tests, and two that pass but stray from the convention's naming: a
+# name not in lowercase dotted words, and a namespace (`resources`) that is not the category.
+STRAY_TOOLS = [tool for tool in TOOLS if tool["name"] in ("echo", "mcp.test.capabilities", "mcp.test.protocol")] + [
+    test_tool("mcp.test.Tools.Echo", "Echo answers (a name of another form).", "tools", 2, 5000),
+    test_tool("mcp.test.resources.echo", "Echo answers (under another category's namespace).", "tools", 2, 5000),
+]
+
+
 def listed_tools():
+    if STRAYS:
+        return STRAY_TOOLS
     return INCOMPLETE_TOOLS if INCOMPLETE else TOOLS
 
 
@@ -131,6 +142,8 @@ def call_tool(name, arguments):
         return text("All good!")
     if name == "mcp.test.custom.tool_error":
         return text("the test harness inside the server crashed", is_error=True)
+    if name in ("mcp.test.Tools.Echo", "mcp.test.resources.echo"):
+        return done(True, "echo answers", passed=["echo answers"])
     if name == "mcp.test.tools.no_duration":
         return text({"success": True, "message": "echo answers", "details": {"passed": ["echo answers"]}})
     return None
@@ -247,6 +260,7 @@ BROKEN = "--broken" in sys.argv[1:]
 HANG = "--hang" in sys.argv[1:]
 ANSWERS_ANYTHING = "--answers-anything" in sys.argv[1:]
 INCOMPLETE = "--incomplete" in sys.argv[1:]
+STRAYS = "--strays" in sys.argv[1:]
 
 if __name__ == "__main__":
     main()

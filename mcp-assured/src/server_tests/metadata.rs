@@ -38,6 +38,48 @@ pub struct TestTool {
     /// What is wrong with its `testMetadata`: the test still runs, with defaults, and then
     /// fails for it.
     pub metadata_problems: Vec<String>,
+    /// Where it strays from the convention's naming: a name not of the form
+    /// `mcp.test.<namespace>[.<name>…]` in lowercase words, or a namespace
+    /// (`mcp.test.resources.list`) that disagrees with `testMetadata.category`. A test that
+    /// passes warns for them.
+    pub naming_warnings: Vec<String>,
+}
+
+/// The namespace a custom test goes under, whatever its category.
+const CUSTOM_NAMESPACE: &str = "custom";
+
+/// Where `name` strays from the convention's form, and its namespace from `category`.
+fn naming_warnings(name: &str, category: Option<&str>) -> Vec<String> {
+    let mut warnings = Vec::new();
+    let words: Vec<&str> = name
+        .strip_prefix(TEST_TOOL_PREFIX)
+        .unwrap_or(name)
+        .split('.')
+        .collect();
+    let well_formed = words.iter().all(|word| {
+        !word.is_empty()
+            && word
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-')
+    });
+    if !well_formed {
+        warnings.push(format!(
+            "`{name}` is not of the convention's form `mcp.test.<namespace>[.<name>]`, in \
+             lowercase words (a-z, 0-9, `_`, `-`) separated by single dots"
+        ));
+    }
+    // `mcp.test.<namespace>.<name>`: the namespace says the category.
+    if let (Some(category), [namespace, _, ..]) = (category, words.as_slice())
+        && well_formed
+        && *namespace != CUSTOM_NAMESPACE
+        && *namespace != category
+    {
+        warnings.push(format!(
+            "named under `{namespace}` (mcp.test.{namespace}.*) but testMetadata.category is \
+             `{category}`: rename it, or make its category `{namespace}`"
+        ));
+    }
+    warnings
 }
 
 fn millis<S: serde::Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
@@ -92,6 +134,7 @@ impl TestTool {
                 }
             },
         };
+        let naming_warnings = naming_warnings(name, category.as_deref());
         Some(TestTool {
             name: name.to_owned(),
             description: tool
@@ -103,6 +146,7 @@ impl TestTool {
             timeout,
             input_schema: tool.get("inputSchema").cloned().unwrap_or(Value::Null),
             metadata_problems: problems,
+            naming_warnings,
         })
     }
 }
@@ -139,6 +183,53 @@ mod tests {
             3,
             "{:?}",
             tool.metadata_problems
+        );
+    }
+
+    #[test]
+    fn names_of_the_conventions_form_with_their_category_raise_nothing() {
+        for (name, category) in [
+            ("mcp.test.protocol", Some("protocol")),
+            ("mcp.test.capabilities", Some("protocol")),
+            ("mcp.test.protocol.basic", Some("protocol")),
+            ("mcp.test.resources.read_text", Some("resources")),
+            ("mcp.test.custom.weather-alerts", Some("weather")),
+            ("mcp.test.tools.echo", None),
+        ] {
+            assert_eq!(
+                naming_warnings(name, category),
+                Vec::<String>::new(),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_misshapen_name_or_a_namespace_against_the_category_warns() {
+        let shape = naming_warnings("mcp.test.Resources..List", Some("resources"));
+        assert_eq!(shape.len(), 1, "{shape:?}");
+        assert!(
+            shape[0].contains("is not of the convention's form"),
+            "{shape:?}"
+        );
+        assert_eq!(naming_warnings("mcp.test.", None).len(), 1);
+        let namespace = naming_warnings("mcp.test.resources.echo", Some("tools"));
+        assert_eq!(
+            namespace,
+            [
+                "named under `resources` (mcp.test.resources.*) but testMetadata.category is \
+              `tools`: rename it, or make its category `resources`"
+            ]
+        );
+        let tool = TestTool::from_json(&json!({
+            "name": "mcp.test.tools.list",
+            "testMetadata": {"category": "protocol", "priority": 1, "timeout": 5000},
+        }))
+        .unwrap();
+        assert_eq!(tool.naming_warnings.len(), 1);
+        assert!(
+            tool.metadata_problems.is_empty(),
+            "a warning, not a malformed metadata"
         );
     }
 

@@ -107,6 +107,17 @@ pub(super) fn entry(
         }
         _ => status,
     };
+    // The convention's naming: a warning, unless the test failed anyway.
+    let status = if tool.naming_warnings.is_empty() {
+        status
+    } else {
+        problems.extend(tool.naming_warnings.iter().cloned());
+        if status == Status::Passed {
+            Status::Warned
+        } else {
+            status
+        }
+    };
     let mut entry = Entry::new(super::SUITE, tool.name.clone(), status, message);
     entry.problems = problems;
     entry.details = json!({"tool": tool, "arguments": arguments, "result": result});

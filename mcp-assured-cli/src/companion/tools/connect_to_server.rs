@@ -384,7 +384,8 @@ fn target(
     match (&args.url, &args.command) {
         (Some(_), Some(_)) => Err("give either `url` or `command`, not both".into()),
         (None, None) => Err(
-            "give `url` for an HTTP server, or `command` (with `args`) for a local stdio server"
+            "give `url` for an HTTP server, `command` (with `args`) for a local stdio server, \
+             or `config` (and `server`) for a server of an mcpServers file"
                 .into(),
         ),
         (Some(url), None) => {

@@ -52,17 +52,20 @@ pub(crate) async fn handle_call(call: Call<'_>) -> Answer {
     {
         Ok(result) => {
             let raw = json!(result);
+            let mut prompt = json!({
+                "name": args.name,
+                "arguments": arguments,
+                "messages": raw["messages"],
+            });
+            // The specification's `description` is a string: left out, not null, when the
+            // server gives none; `_meta` likewise.
+            for key in ["description", "_meta"] {
+                if let Some(value) = raw.get(key).filter(|value| !value.is_null()) {
+                    prompt[key] = value.clone();
+                }
+            }
             answer
-                .field(
-                    "prompt",
-                    json!({
-                        "name": args.name,
-                        "arguments": arguments,
-                        "description": raw["description"],
-                        "messages": raw["messages"],
-                        "_meta": raw.get("_meta"),
-                    }),
-                )
+                .field("prompt", prompt)
                 .meta("retrieved_at", iso(now()))
         }
         Err(error) => {
