@@ -604,6 +604,13 @@ mod errors {
             message(unknown_tool().assert_err().try_message_contains("timeout"))
                 .starts_with("Expected the error message to contain `timeout`.\nerror=```")
         );
+        unknown_tool()
+            .assert_err()
+            .message_equals("Tool 'nope' not found");
+        assert!(
+            message(unknown_tool().assert_err().try_message_equals("not found"))
+                .starts_with("Expected the error message to be `not found`.\nerror=```")
+        );
         assert!(
             message(unknown_tool().assert_err().try_is_timeout())
                 .starts_with("Expected a timeout.")

@@ -12,11 +12,12 @@ use std::{
 use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     handler::server::router::tool::ToolRouter,
+    handler::server::tool::ToolCallContext,
     model::{
-        CompleteRequestParams, CompleteResult, Implementation, ListResourceTemplatesResult,
-        ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-        ReadResourceResponse, ServerCapabilities, ServerConfig, SubscribeRequestParams, Tool,
-        UnsubscribeRequestParams,
+        CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
+        Implementation, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+        PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+        ServerCapabilities, ServerConfig, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
     },
     prompt_handler,
     service::RequestContext,
@@ -118,11 +119,30 @@ impl fmt::Debug for ExampleServer {
     }
 }
 
-// `call_tool` comes from the tool router; `list_tools` is ours because it pages and hides
-// `extra`. `get_info` is ours because the macros would only declare tools and prompts.
+/// A tool this server does not serve: -32602 in the router contract's words,
+/// `Tool 'x' not found` (rmcp's own is `tool not found`).
+pub(crate) fn tool_not_found(name: &str) -> ErrorData {
+    ErrorData::invalid_params(format!("Tool '{name}' not found"), None)
+}
+
+// `call_tool` is ours to word an unknown tool as the router contract does, then goes to the
+// tool router; `list_tools` is ours because it pages and hides `extra`. `get_info` is ours
+// because the macros would only declare tools and prompts.
 #[tool_handler(router = self.shared.tools)]
 #[prompt_handler]
 impl ServerHandler for ExampleServer {
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if !self.shared.tools.has_route(&request.name) {
+            return Err(tool_not_found(&request.name));
+        }
+        let call = ToolCallContext::new(self, request, context);
+        self.shared.tools.call(call).await
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(capabilities())
             .with_server_info(Implementation::new(

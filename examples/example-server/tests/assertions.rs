@@ -58,7 +58,8 @@ async fn a_server_test_reads_as_sentences() {
             .await
             .assert_err()
             .has_code(code::INVALID_PARAMS)
-            .message_contains("not found");
+            // The router contract's words.
+            .message_equals("Tool 'unknown-tool' not found");
         client
             .read_resource("example://nothing")
             .await

@@ -5,7 +5,11 @@
 //! | `ROUTER_UPSTREAM_<NAME>_URL` | an upstream reached over streamable HTTP |
 //! | `ROUTER_UPSTREAM_<NAME>_COMMAND` | an upstream started as a child process and reached over stdio: a command line, split as a POSIX shell would (quotes, no expansion) |
 //! | `ROUTER_UPSTREAM_<NAME>_BEARER_TOKEN` | sent as `Authorization: Bearer ..` to that HTTP upstream |
-//! | `ROUTER_CALL_TIMEOUT_MS` | how long one forwarded request may take, in milliseconds (default 10000), the client's answer to an upstream's elicitation included |
+//! | `ROUTER_CALL_TIMEOUT_MS` | how long one forwarded request may take, in milliseconds (default 10000), the client's answer to an upstream's elicitation included; an HTTP tool's request too |
+//! | `ROUTER_ADMIN_ADDR` | where the admin API listens (`127.0.0.1:8081`; port 0 for any): `POST /tools` registers an HTTP tool, `GET /tools` lists them, `DELETE /tools/{name}` removes one (see [`crate::admin`]) |
+//!
+//! With the admin API, no upstream is needed: the router then serves the HTTP tools
+//! registered through it.
 //!
 //! `<NAME>` is the upstream's name, lower-cased (`SEARCH` is `search`): letters, digits and
 //! single underscores. Its tools are listed as `<name>__<tool>`.
@@ -14,6 +18,7 @@ use std::{collections::BTreeMap, fmt, time::Duration};
 
 const PREFIX: &str = "ROUTER_UPSTREAM_";
 const TIMEOUT_VARIABLE: &str = "ROUTER_CALL_TIMEOUT_MS";
+const ADMIN_VARIABLE: &str = "ROUTER_ADMIN_ADDR";
 const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The variables of one upstream.
@@ -72,6 +77,8 @@ pub struct Config {
     pub upstreams: Vec<UpstreamConfig>,
     /// How long one forwarded request (`tools/list`, `tools/call`) may take.
     pub call_timeout: Duration,
+    /// Where the admin API listens, if it is on.
+    pub admin_address: Option<String>,
 }
 
 /// One upstream server.
@@ -138,7 +145,12 @@ impl Config {
     pub fn from_vars(vars: impl IntoIterator<Item = (String, String)>) -> Result<Config, String> {
         let mut parts: BTreeMap<String, Parts> = BTreeMap::new();
         let mut call_timeout = DEFAULT_CALL_TIMEOUT;
+        let mut admin_address = None;
         for (key, value) in vars {
+            if key == ADMIN_VARIABLE {
+                admin_address = Some(value);
+                continue;
+            }
             if key == TIMEOUT_VARIABLE {
                 let millis = value.parse::<u64>().map_err(|_| {
                     format!("{TIMEOUT_VARIABLE} is a number of milliseconds, not {value:?}")
@@ -165,14 +177,16 @@ impl Config {
                 Ok(UpstreamConfig { name, source })
             })
             .collect::<Result<Vec<_>, String>>()?;
-        if upstreams.is_empty() {
+        if upstreams.is_empty() && admin_address.is_none() {
             return Err(format!(
-                "no upstream MCP server: set {PREFIX}<NAME>_URL or {PREFIX}<NAME>_COMMAND"
+                "no upstream MCP server: set {PREFIX}<NAME>_URL or {PREFIX}<NAME>_COMMAND, or \
+                 {ADMIN_VARIABLE} to register HTTP tools"
             ));
         }
         Ok(Config {
             upstreams,
             call_timeout,
+            admin_address,
         })
     }
 }

@@ -1,6 +1,8 @@
 //! `router`: an example MCP server that is also an MCP client. It lists the tools of the
 //! upstream MCP servers its environment names (over streamable HTTP or as child processes
-//! over stdio), each as `<upstream>__<tool>`, and forwards calls to them.
+//! over stdio), each as `<upstream>__<tool>`, and forwards calls to them; and it serves HTTP
+//! tools registered at run time through its admin API ([`admin`], the router contract's
+//! `registerTool`), each call one HTTP request to the tool's backend.
 //!
 //! What goes wrong upstream comes back as a tool error (`isError`) naming the upstream: a
 //! JSON-RPC error, no answer within the call timeout, a dropped connection (the router
@@ -21,9 +23,13 @@
 //! # Ok(()) }
 //! ```
 
+pub mod admin;
 mod config;
+mod http_tool;
 mod router;
 mod upstream;
 
+pub use admin::AdminClient;
 pub use config::{Config, Source, UpstreamConfig};
+pub use http_tool::{HttpToolConfig, HttpTools};
 pub use router::{Router, SEPARATOR};

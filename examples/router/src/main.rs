@@ -20,7 +20,18 @@ async fn main() -> Result<ExitCode, Box<dyn Error>> {
             return Ok(ExitCode::from(2));
         }
     };
-    Router::new(config)
+    let admin = config.admin_address.clone();
+    let router = Router::new(config);
+    if let Some(address) = admin {
+        match router::admin::serve(&address, router.http_tools().clone()).await {
+            Ok(bound) => eprintln!("router: admin API at http://{bound}/tools"),
+            Err(error) => {
+                eprintln!("router: ROUTER_ADMIN_ADDR {address}: {error}");
+                return Ok(ExitCode::from(2));
+            }
+        }
+    }
+    router
         .serve(rmcp::transport::stdio())
         .await?
         .waiting()

@@ -159,9 +159,18 @@ mod router {
     #[mcp_test(env(ROUTER_UPSTREAM_SEARCH_URL = "{search}"))]
     async fn a_tool_of_no_upstream_is_a_protocol_error(client: McpClient, search: &MockServer) {
         match client.call_tool("weather__today", json!({})).await {
-            Err(Error::JsonRpc { code, message, .. }) => {
+            Err(Error::JsonRpc {
+                code,
+                message,
+                data,
+                ..
+            }) => {
+                // The router contract's words, and what there is in `data`.
                 assert_eq!(code, -32602);
-                assert!(message.contains("the upstreams are search"), "{message}");
+                assert_eq!(message, "Tool 'weather__today' not found");
+                let data = data.expect("data says what there is");
+                assert_eq!(data["upstreams"], json!(["search"]), "{data}");
+                assert_eq!(data["http_tools"], json!([]), "{data}");
             }
             other => panic!("expected a JSON-RPC error, got {other:?}"),
         }

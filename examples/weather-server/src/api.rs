@@ -36,6 +36,10 @@ pub enum ApiError {
 impl fmt::Display for ApiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            // The router contract's words for a backend that refused the connection.
+            ApiError::Unreachable { url, reason } if reason == "connection refused" => {
+                write!(f, "Connection refused: {url} (the weather API)")
+            }
             ApiError::Unreachable { url, reason } => {
                 write!(f, "weather API unreachable at {url}: {reason}")
             }
@@ -150,9 +154,7 @@ mod tests {
         let error = api.get_json(&["weather"], &[]).await.unwrap_err();
         assert_eq!(
             error.to_string(),
-            format!(
-                "weather API unreachable at http://127.0.0.1:{port}/weather: connection refused"
-            )
+            format!("Connection refused: http://127.0.0.1:{port}/weather (the weather API)")
         );
     }
 }

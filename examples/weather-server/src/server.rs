@@ -74,13 +74,10 @@ impl ServerHandler for WeatherServer {
                     .into_iter()
                     .map(|tool| tool.name.to_string())
                     .collect();
+                // The router contract's words; what there is, in `data`.
                 Err(ErrorData::invalid_params(
-                    format!(
-                        "unknown tool `{}`; this server has: {}",
-                        request.name,
-                        known.join(", ")
-                    ),
-                    None,
+                    format!("Tool '{}' not found", request.name),
+                    Some(serde_json::json!({ "tools": known })),
                 ))
             }
         }

@@ -160,9 +160,14 @@ mod weather {
         error
             .assert_err()
             .has_code(code::INVALID_PARAMS)
-            .message_contains(
-                "unknown tool `tides`; this server has: current_weather, forecast, weather_alerts",
-            );
+            .message_equals("Tool 'tides' not found");
+        match client.call_tool("tides", json!({})).await {
+            Err(mcp_assured::Error::JsonRpc { data, .. }) => assert_eq!(
+                data.unwrap()["tools"],
+                json!(["current_weather", "forecast", "weather_alerts"])
+            ),
+            other => panic!("expected -32602, got {other:?}"),
+        }
         assert!(backend.received_requests().await.unwrap().is_empty());
     }
 
@@ -216,7 +221,7 @@ async fn the_backend_down_is_a_tool_error_saying_connection_refused(
         .await
         .assert()
         .text_equals(&format!(
-            "weather API unreachable at {}/weather?city=London&units=metric: connection refused",
+            "Connection refused: {}/weather?city=London&units=metric (the weather API)",
             down.0
         ));
 }

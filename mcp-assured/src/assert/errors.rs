@@ -120,6 +120,27 @@ impl ErrorAssert<'_> {
         Ok(self)
     }
 
+    /// The error's message (for a JSON-RPC error, the server's message) is exactly
+    /// `expected`, as a contract words it: `Tool 'x' not found`.
+    #[track_caller]
+    pub fn message_equals(self, expected: &str) -> Self {
+        check(self.try_message_equals(expected))
+    }
+
+    /// [`message_equals`](Self::message_equals), returning the failure.
+    pub fn try_message_equals(self, expected: &str) -> Result<Self, AssertionError> {
+        let message = match self.error {
+            Error::JsonRpc { message, .. } => message.clone(),
+            other => other.to_string(),
+        };
+        if message != expected {
+            return self
+                .failure(format!("Expected the error message to be `{expected}`."))
+                .err();
+        }
+        Ok(self)
+    }
+
     /// The error is a timeout.
     #[track_caller]
     pub fn is_timeout(self) -> Self {

@@ -29,8 +29,8 @@ impl ExampleServer {
     #[tool(description = "Exists only after `add_tool` was called. Answers `extra tool called`.")]
     fn extra(&self) -> Result<String, ErrorData> {
         if !self.session.extra_tool.load(Ordering::Acquire) {
-            // What rmcp answers for any unknown tool.
-            return Err(ErrorData::invalid_params("tool not found", None));
+            // What the server answers for any unknown tool.
+            return Err(crate::server::tool_not_found(EXTRA));
         }
         Ok("extra tool called".to_owned())
     }
