@@ -367,6 +367,11 @@ fn check_rest_reports_the_parity_of_a_hybrid_server() {
                 "skipped",
                 "no credentials given to compare against"
             ),
+            (
+                "parity.metadata",
+                "passed",
+                "3 tools declare well-formed metadata, the same over MCP for 3"
+            ),
         ],
         "{report}"
     );
@@ -387,7 +392,7 @@ fn check_rest_reports_the_parity_of_a_hybrid_server() {
     let xml = std::fs::read_to_string(&junit).unwrap();
     let _ = std::fs::remove_file(&junit);
     assert!(
-        xml.contains(r#"<testsuite name="parity" tests="7" skipped="1" errors="0" failures="2">"#),
+        xml.contains(r#"<testsuite name="parity" tests="8" skipped="1" errors="0" failures="2">"#),
         "{xml}"
     );
     assert!(
@@ -437,6 +442,7 @@ fn check_rest_with_a_bearer_token_passes_on_a_guarded_hybrid_server() {
             "PASS parity.unknown_tool: an unknown tool is TOOL_NOT_FOUND over REST and -32602 over MCP",
             "PASS parity.validation: `current_weather` without its required arguments is refused on both sides",
             "PASS parity.auth: both sides refuse requests without credentials or with a wrong bearer token (REST: listing and executing)",
+            "PASS parity.metadata: 3 tools declare well-formed metadata, the same over MCP for 3",
         ],
         "{text}\n{stderr}"
     );
@@ -450,7 +456,7 @@ fn check_rest_with_a_bearer_token_passes_on_a_guarded_hybrid_server() {
     );
     assert_eq!(
         lines.last(),
-        Some(&"37 passed, 0 failed, 9 skipped, 1 warned"),
+        Some(&"38 passed, 0 failed, 9 skipped, 1 warned"),
         "{text}\n{stderr}"
     );
     assert!(

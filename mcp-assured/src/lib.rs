@@ -265,13 +265,13 @@ pub use wiremock;
 
 /// The assertion extension traits: `use mcp_assured::prelude::*;` and call `.assert()`.
 pub mod prelude {
-    #[cfg(feature = "http")]
-    pub use crate::assert::AssertExecution;
     pub use crate::assert::{
         AssertError, AssertNotifications, AssertPromptResult, AssertPrompts, AssertReport,
         AssertResourceResult, AssertResources, AssertResult, AssertTask, AssertTool,
         AssertToolResult, AssertTools,
     };
+    #[cfg(feature = "http")]
+    pub use crate::assert::{AssertExecution, AssertRestTools};
 }
 
 /// The rmcp crate this harness is built on, for writing in-process servers.

@@ -128,6 +128,55 @@ mod hybrid {
         }
     }
 
+    /// Each tool's metadata, as the hybrid protocol defines it, the same on both faces
+    /// (`_meta.metadata` over MCP).
+    #[mcp_test]
+    async fn lists_each_tools_metadata_on_both_faces(
+        client: McpClient,
+        server: &ServerProcess,
+        backend: &MockServer,
+    ) {
+        let _ = backend;
+        let listed = rest(server).list_tools().await.unwrap();
+        listed
+            .assert()
+            .has_count(3)
+            .metadata_is_well_formed()
+            .tool("forecast")
+            .has_version("2.0.0")
+            .deprecates("1.0.0")
+            .has_author("mcp-assured examples")
+            .has_category("weather")
+            .has_tag("daily")
+            .has_custom("max_days", 7);
+        listed
+            .assert()
+            .tool("current_weather")
+            .has_version("1.2.0")
+            .has_custom("sla", "best effort");
+        let failure = listed
+            .assert()
+            .tool("forecast")
+            .try_has_tag("hourly")
+            .unwrap_err();
+        assert!(
+            failure
+                .message()
+                .starts_with("Expected `forecast` to be tagged `hourly`, but its tags are [\"weather\", \"forecast\", \"daily\"]."),
+            "{}",
+            failure.message()
+        );
+        for tool in client.list_tools().await.unwrap() {
+            let over_mcp = tool.meta.as_ref().unwrap().get("metadata").unwrap();
+            assert_eq!(
+                Some(over_mcp),
+                listed.tool(&tool.name).unwrap().metadata.as_ref(),
+                "{}",
+                tool.name
+            );
+        }
+    }
+
     #[mcp_test]
     async fn executes_with_the_result_mcp_gives(
         client: McpClient,
@@ -744,6 +793,27 @@ mod drift {
         assert_eq!(
             failed(&report),
             [("parity.execution", expected.as_str())],
+            "{report}"
+        );
+    }
+
+    #[mcp_test(transport = http(args("--port", "{port}", "--rest", "--rest-drift", "metadata")))]
+    async fn malformed_metadata_fails_parity_metadata(
+        client: McpClient,
+        server: &ServerProcess,
+        backend: &MockServer,
+    ) {
+        let report = report(&client, server, backend).await;
+        let expected = [
+            r#"forecast: `metadata.tags` is not an array of strings: "weather,forecast""#,
+            "forecast: `metadata.deprecates` 3.0.0 is not older than `metadata.version` 2.0.0",
+            r#"forecast: metadata/deprecates: MCP "1.0.0", REST "3.0.0""#,
+            r#"forecast: metadata/tags: MCP ["weather","forecast","daily"], REST "weather,forecast""#,
+        ]
+        .join("\n");
+        assert_eq!(
+            failed(&report),
+            [("parity.metadata", expected.as_str())],
             "{report}"
         );
     }

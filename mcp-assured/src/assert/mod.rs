@@ -33,6 +33,8 @@ mod notifications;
 mod prompts;
 mod report;
 mod resources;
+#[cfg(feature = "http")]
+mod rest_tools;
 mod tasks;
 mod tool_result;
 mod tools;
@@ -49,6 +51,8 @@ pub use report::{AssertReport, ReportAssert};
 pub use resources::{
     AssertResourceResult, AssertResources, ResourceListAssert, ResourceResultAssert,
 };
+#[cfg(feature = "http")]
+pub use rest_tools::{AssertRestTools, RestToolAssert, RestToolListAssert};
 pub use tasks::{AssertTask, TaskAssert};
 pub use tool_result::{AssertToolResult, ToolResultAssert};
 pub use tools::{AssertTool, AssertTools, ToolAssert, ToolListAssert};

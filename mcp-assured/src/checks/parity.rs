@@ -22,7 +22,7 @@ use crate::{
 pub const PARITY_SUITE: &str = "parity";
 
 /// The parity checks, in run order.
-pub const PARITY_CHECKS: [&str; 7] = [
+pub const PARITY_CHECKS: [&str; 8] = [
     "parity.tool_names",
     "parity.descriptions",
     "parity.input_schemas",
@@ -30,7 +30,12 @@ pub const PARITY_CHECKS: [&str; 7] = [
     "parity.unknown_tool",
     "parity.validation",
     "parity.auth",
+    "parity.metadata",
 ];
+
+/// The key of an MCP tool's `_meta` under which a hybrid server may list the tool's
+/// metadata too, which `parity.metadata` then holds to the REST listing's.
+pub const MCP_METADATA_KEY: &str = "metadata";
 
 /// The tool the unknown-tool and auth checks call: unknown, so that a server that lets the
 /// call through runs nothing.
@@ -92,7 +97,12 @@ pub async fn check_parity(mcp: &McpClient, rest: &RestClient) -> Report {
 /// - `parity.auth`: when the REST client has credentials, REST refuses both listing and
 ///   executing (an unknown tool, so nothing runs) without them or with wrong ones (the bearer
 ///   token and every header given, each with a wrong value), and an HTTP MCP endpoint
-///   refuses a fresh session the same two ways (skipped when there are no credentials).
+///   refuses a fresh session the same two ways (skipped when there are no credentials);
+/// - `parity.metadata`: each REST tool's `metadata` breaks none of the protocol's types
+///   (`version` and `deprecates` semantic versions, `deprecates` the older, `tags` strings,
+///   `custom` an object; see [`ToolMetadata`](crate::rest::ToolMetadata)), and where the MCP
+///   tool lists its metadata too (`_meta.metadata`), it is the same (skipped when no tool
+///   declares any).
 pub async fn check_parity_with(
     mcp: &McpClient,
     rest: &RestClient,
@@ -127,7 +137,51 @@ pub async fn check_parity_with(
     compare_unknown_tool(mcp, rest, &mut report).await;
     compare_validation(mcp, rest, &pairs, &mut report).await;
     compare_auth(mcp, rest, &mut report).await;
+    compare_metadata(&rest_tools, &pairs, &mut report);
     report.finish()
+}
+
+/// `parity.metadata`: what each REST tool declares is well formed, and the same over MCP
+/// where the MCP tool declares it too.
+fn compare_metadata(rest: &[RestTool], pairs: &[(&Tool, &RestTool)], report: &mut Recorder) {
+    let declared: Vec<&RestTool> = rest.iter().filter(|tool| tool.metadata.is_some()).collect();
+    if declared.is_empty() {
+        report.skip(PARITY_CHECKS[7], "no REST tool declares metadata");
+        return;
+    }
+    let mut problems: Vec<String> = declared
+        .iter()
+        .flat_map(|tool| {
+            tool.tool_metadata()
+                .problems
+                .into_iter()
+                .map(move |problem| format!("{}: {problem}", tool.name))
+        })
+        .collect();
+    let mut compared = 0;
+    for (mcp, rest) in pairs {
+        let Some(over_mcp) = mcp
+            .meta
+            .as_ref()
+            .and_then(|meta| meta.get(MCP_METADATA_KEY))
+        else {
+            continue;
+        };
+        compared += 1;
+        let over_rest = rest.metadata.clone().unwrap_or(Value::Null);
+        for difference in json_differences(over_mcp, &over_rest, "") {
+            problems.push(format!("{}: metadata{difference}", mcp.name));
+        }
+    }
+    let passed = if compared == 0 {
+        format!("{} tools declare well-formed metadata", declared.len())
+    } else {
+        format!(
+            "{} tools declare well-formed metadata, the same over MCP for {compared}",
+            declared.len()
+        )
+    };
+    outcome(report, PARITY_CHECKS[7], &problems, &passed);
 }
 
 /// The tools both sides have, paired; fails `parity.tool_names` unless the sets are equal.

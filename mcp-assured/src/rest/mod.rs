@@ -34,6 +34,7 @@ mod client;
 pub use crate::results::rest::{
     ErrorCode, Execution, ExecutionContext, Metadata, Priority, RestError, RestTool, RestToolList,
 };
+pub use crate::results::tool_metadata::ToolMetadata;
 pub use builder::RestClientBuilder;
 pub use client::{RestClient, VERSION_HEADER};
 

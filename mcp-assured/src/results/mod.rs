@@ -11,4 +11,6 @@ pub(crate) mod notification;
 pub(crate) mod rest;
 pub(crate) mod sent;
 pub(crate) mod task;
+#[cfg(feature = "http")]
+pub(crate) mod tool_metadata;
 pub(crate) mod wire;

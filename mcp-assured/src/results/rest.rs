@@ -23,6 +23,14 @@ pub struct RestTool {
     pub metadata: Option<Value>,
 }
 
+impl RestTool {
+    /// Its `metadata`, typed: version, author, category, tags, `deprecates`, `custom`, and
+    /// what breaks the protocol's types in it.
+    pub fn tool_metadata(&self) -> super::tool_metadata::ToolMetadata {
+        super::tool_metadata::ToolMetadata::read(self.metadata.as_ref().unwrap_or(&Value::Null))
+    }
+}
+
 /// The answer of `GET /mcp/tools`.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]

@@ -125,6 +125,14 @@ fn surface(options: &RestOptions) -> Vec<SurfaceTool> {
             if options.drifts(Drift::Descriptions) && tool.name == tools::current_weather::NAME {
                 tool.description = Some("The weather now.".into());
             }
+            if options.drifts(Drift::Metadata)
+                && tool.name == tools::forecast::NAME
+                && let Some(metadata) = tool.meta.as_mut().and_then(|meta| meta.get_mut("metadata"))
+            {
+                // Tags as one string, and a "deprecated" version newer than the tool's.
+                metadata["tags"] = json!("weather,forecast");
+                metadata["deprecates"] = json!("3.0.0");
+            }
             let schema =
                 jsonschema::validator_for(&Value::Object(tool.input_schema.as_ref().clone()))
                     .map_err(|error| error.to_string());
@@ -142,11 +150,18 @@ async fn list_tools(State(rest): State<Arc<Rest>>) -> Json<Value> {
         .tools
         .iter()
         .map(|SurfaceTool { tool, .. }| {
+            // The metadata the MCP side lists in `_meta.metadata` (drifted, if asked).
+            let metadata = tool
+                .meta
+                .as_ref()
+                .and_then(|meta| meta.get("metadata"))
+                .cloned()
+                .unwrap_or(Value::Null);
             json!({
                 "name": tool.name,
                 "description": tool.description,
                 "inputSchema": tool.input_schema,
-                "metadata": {"version": env!("CARGO_PKG_VERSION"), "category": "weather"},
+                "metadata": metadata,
             })
         })
         .collect();

@@ -45,6 +45,9 @@ pub enum Drift {
     Validation,
     /// The execute endpoint needs no token and MCP takes any bearer token: `parity.auth`.
     Auth,
+    /// `forecast`'s metadata over REST breaks the protocol's types (its tags one string) and
+    /// differs from MCP's (`deprecates` a version newer than its own): `parity.metadata`.
+    Metadata,
 }
 
 impl Default for RestOptions {

@@ -55,11 +55,19 @@ struct CurrentWeather {
 
 /// The tool as `tools/list` shows it.
 pub fn tool_definition() -> Tool {
-    api_tool::<Args, CurrentWeather>(
+    let tool = api_tool::<Args, CurrentWeather>(
         NAME,
         "Current weather",
         "Current weather for a city, from the weather API (GET /weather?city=..&units=..). \
          Returns {city, temperature, conditions, units}, plus humidity when the API has it.",
+    );
+    super::support::with_metadata(
+        tool,
+        super::support::metadata(
+            "1.2.0",
+            &["weather", "current"],
+            serde_json::json!({"source": "weather API /weather", "sla": "best effort"}),
+        ),
     )
 }
 

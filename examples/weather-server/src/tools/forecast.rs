@@ -30,12 +30,20 @@ struct Forecast {
 
 /// The tool as `tools/list` shows it.
 pub fn tool_definition() -> Tool {
-    api_tool::<Args, Forecast>(
+    let tool = api_tool::<Args, Forecast>(
         NAME,
         "Forecast",
         "Daily forecast for a city, 1 to 7 days, from the weather API \
          (GET /forecast?city=..&days=..).",
-    )
+    );
+    // Version 2 replaced a forecast of a fixed 3 days.
+    let mut metadata = super::support::metadata(
+        "2.0.0",
+        &["weather", "forecast", "daily"],
+        serde_json::json!({"source": "weather API /forecast", "max_days": 7}),
+    );
+    metadata["deprecates"] = serde_json::json!("1.0.0");
+    super::support::with_metadata(tool, metadata)
 }
 
 /// Calls the API and shapes its answer.

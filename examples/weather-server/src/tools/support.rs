@@ -25,6 +25,30 @@ pub(crate) fn api_tool<Args: JsonSchema + 'static, Output: JsonSchema + 'static>
         )
 }
 
+/// The hybrid protocol's tool metadata (version, author, category, tags, `deprecates`,
+/// `custom`), listed over REST as `metadata` and over MCP in the tool's `_meta.metadata`.
+pub(crate) fn with_metadata(mut tool: Tool, metadata: serde_json::Value) -> Tool {
+    let mut meta = rmcp::model::MetaObject::default();
+    meta.insert("metadata".to_owned(), metadata);
+    tool.meta = Some(meta);
+    tool
+}
+
+/// The metadata every tool shares, with its own version, tags and custom fields.
+pub(crate) fn metadata(
+    version: &str,
+    tags: &[&str],
+    custom: serde_json::Value,
+) -> serde_json::Value {
+    serde_json::json!({
+        "version": version,
+        "author": "mcp-assured examples",
+        "category": "weather",
+        "tags": tags,
+        "custom": custom,
+    })
+}
+
 /// The arguments as `T`, or the tool error that tells the model what is wrong with them.
 pub(crate) fn parse_args<T: DeserializeOwned>(
     tool: &str,

@@ -26,11 +26,19 @@ struct Alerts {
 
 /// The tool as `tools/list` shows it.
 pub fn tool_definition() -> Tool {
-    api_tool::<Args, Alerts>(
+    let tool = api_tool::<Args, Alerts>(
         NAME,
         "Weather alerts",
         "Active weather alerts for a region, from the weather API (GET /alerts/{region}). \
          One text line per alert.",
+    );
+    super::support::with_metadata(
+        tool,
+        super::support::metadata(
+            "1.0.0",
+            &["weather", "alerts"],
+            serde_json::json!({"source": "weather API /alerts"}),
+        ),
     )
 }
 
