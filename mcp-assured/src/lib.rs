@@ -148,8 +148,9 @@
 //! Health checks of a whole server (the `checks` feature): [`McpClient::check`][check] runs
 //! 23 protocol checks (see [`checks`][checks]) and
 //! [`McpClient::run_server_tests`][run_server_tests] the server's own `mcp.test.*` test tools
-//! (see [`server_tests`][server_tests]), each into a [`report::Report`] that writes itself as text, JSON or
-//! JUnit XML; `mcp-assured check` runs both from the shell.
+//! (see [`server_tests`][server_tests]), each into a [`report::Report`] that writes itself as text, JSON,
+//! JUnit XML, SARIF for code scanning (`Report::to_sarif`, the `sarif` feature) or one
+//! self-contained HTML page ([`html`]); `mcp-assured check` runs both from the shell.
 //!
 //! Failures are one [`Error`] type whose messages say what happened: the HTTP status and
 //! `WWW-Authenticate` challenge of a refused connection, the JSON-RPC code of a rejected
