@@ -7,7 +7,10 @@ use super::{
     failure::{AssertionError, Failure, check, pretty},
     listed::TOOLS,
 };
-use crate::rest::{RestTool, RestToolList, ToolMetadata};
+use crate::results::{
+    rest::{RestTool, RestToolList},
+    tool_metadata::ToolMetadata,
+};
 
 /// Checks on a REST tool listing; from `listing.assert()` (see [`AssertRestTools`]).
 ///
