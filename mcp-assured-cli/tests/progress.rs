@@ -5,13 +5,12 @@
 
 mod support;
 
-use std::{path::PathBuf, process::Command};
+use std::process::Command;
 
-use mcp_assured::fixture::free_port;
 use mcp_assured_tests::{example_server_binary, peers};
 use serde_json::Value;
 
-use support::{printed, run};
+use support::{printed, run, scratch};
 
 /// A word for the shell, quoted.
 fn quoted(word: &str) -> String {
@@ -35,15 +34,6 @@ fn on_terminal(shell: &str) -> (Option<i32>, String) {
 
 fn binary() -> String {
     quoted(env!("CARGO_BIN_EXE_mcp-assured"))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "mcp-assured-progress-{name}-{}",
-        free_port().unwrap()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn fuzz_line(extra: &str) -> String {
@@ -99,7 +89,7 @@ fn without_a_terminal_nothing_is_drawn() {
 
 #[test]
 fn bench_draws_progress_on_stderr_and_its_json_stays_clean() {
-    let dir = scratch("bench");
+    let dir = scratch("progress-bench");
     let json = dir.join("bench.json");
     let line = format!(
         "{} bench --json --call 'echo={{\"message\":\"hi\"}}' --duration 1.5 -- {} > {}",
@@ -135,7 +125,7 @@ fn check_load_draws_a_spinner_above_which_each_check_is_printed() {
 
 #[test]
 fn record_says_how_much_it_recorded_so_far() {
-    let dir = scratch("record");
+    let dir = scratch("progress-record");
     let cassette = dir.join("session.json");
     let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
     let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;

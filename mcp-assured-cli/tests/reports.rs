@@ -6,9 +6,8 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use mcp_assured::fixture::free_port;
 use mcp_assured_tests::{
     example_server_binary,
     lint_twins::script as twins_script,
@@ -17,17 +16,7 @@ use mcp_assured_tests::{
 };
 use serde_json::{Value, json};
 
-use support::{printed, run};
-
-/// A directory of this test's own, removed by the test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "mcp-assured-reports-{name}-{}",
-        free_port().unwrap()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use support::{printed, run, scratch};
 
 /// Runs `mcp-assured args`, which must exit with `status` and write SARIF to `sarif`; the
 /// log, validated.
@@ -77,7 +66,7 @@ fn rule_ids(sarif: &Value) -> Vec<String> {
 
 #[test]
 fn check_writes_sarif_of_its_failures_pointing_to_the_config_file() {
-    let dir = scratch("check");
+    let dir = scratch("reports-check");
     let config = dir.join("mcp.json");
     let python = peers::python();
     std::fs::write(
@@ -141,7 +130,7 @@ fn check_writes_sarif_of_its_failures_pointing_to_the_config_file() {
 
 #[test]
 fn check_pinned_points_its_result_to_the_pinned_file() {
-    let dir = scratch("pinned");
+    let dir = scratch("reports-pinned");
     let pinned = dir.join("surface.json");
     // A pin of a server that had one tool, `add`, since gone or changed.
     std::fs::write(
@@ -204,7 +193,7 @@ fn fuzz_planted(dir: &Path, name: &str, extra: &[&str]) -> Value {
 
 #[test]
 fn fuzz_sarif_names_each_finding_and_the_same_seed_gives_the_same_alerts() {
-    let dir = scratch("fuzz");
+    let dir = scratch("reports-fuzz");
     let regressions = dir.join("regressions.json");
     let first = fuzz_planted(&dir, "first", &[]);
     let second = fuzz_planted(&dir, "second", &[]);
@@ -271,7 +260,7 @@ fn fuzz_sarif_names_each_finding_and_the_same_seed_gives_the_same_alerts() {
 
 #[test]
 fn lint_sarif_tags_security_rules_and_names_the_tool_and_where() {
-    let dir = scratch("lint");
+    let dir = scratch("reports-lint");
     let sarif = dir.join("lint.sarif");
     let python = peers::python();
     let script = twins_script();
@@ -343,7 +332,7 @@ fn lint_sarif_tags_security_rules_and_names_the_tool_and_where() {
 
 #[test]
 fn diff_sarif_points_to_the_baseline_and_breaking_is_an_error() {
-    let dir = scratch("diff");
+    let dir = scratch("reports-diff");
     let old = dir.join("old.json");
     let new = dir.join("new.json");
     let tool = |required: Value| {
@@ -407,7 +396,7 @@ fn diff_sarif_points_to_the_baseline_and_breaking_is_an_error() {
 
 #[test]
 fn bench_sarif_holds_each_missed_threshold() {
-    let dir = scratch("bench");
+    let dir = scratch("reports-bench");
     let sarif = dir.join("bench.sarif");
     let example = example_server_binary();
     let log = sarif_of(
@@ -477,7 +466,7 @@ fn rendered(page: &Path) -> String {
 
 #[test]
 fn check_html_shows_each_verdict_with_its_grade_in_a_browser() {
-    let dir = scratch("check-html");
+    let dir = scratch("reports-check-html");
     let page = dir.join("check.html");
     let output = run(
         &[
@@ -519,7 +508,7 @@ fn check_html_shows_each_verdict_with_its_grade_in_a_browser() {
 
 #[test]
 fn fuzz_html_shows_each_finding_with_its_reproductions_in_a_browser() {
-    let dir = scratch("fuzz-html");
+    let dir = scratch("reports-fuzz-html");
     let page = dir.join("fuzz.html");
     let log = fuzz_planted(&dir, "fuzz-html", &["--html", page.to_str().unwrap()]);
     let dom = rendered(&page);
@@ -550,7 +539,7 @@ fn fuzz_html_shows_each_finding_with_its_reproductions_in_a_browser() {
 
 #[test]
 fn lint_html_groups_findings_by_category_in_a_browser() {
-    let dir = scratch("lint-html");
+    let dir = scratch("reports-lint-html");
     let page = dir.join("lint.html");
     let output = run(
         &[
@@ -581,7 +570,7 @@ fn lint_html_groups_findings_by_category_in_a_browser() {
 
 #[test]
 fn bench_html_plots_latency_and_throughput_in_a_browser() {
-    let dir = scratch("bench-html");
+    let dir = scratch("reports-bench-html");
     let page = dir.join("bench.html");
     let example = example_server_binary();
     let output = run(
@@ -629,7 +618,7 @@ fn bench_html_plots_latency_and_throughput_in_a_browser() {
 /// request of its own.
 #[test]
 fn the_browser_shows_each_request_a_page_makes() {
-    let dir = scratch("browser");
+    let dir = scratch("reports-browser");
     let page = dir.join("loads.html");
     std::fs::write(
         &page,

@@ -101,3 +101,12 @@ pub async fn fails(client: &McpClient, tool: &str, args: Value, error_type: &str
     assert!(envelope["metadata"]["request_time_ms"].is_u64());
     envelope
 }
+
+/// A directory of the test's own under the temp dir, `mcp-assured-<name>-<free port>` (a
+/// free port is unique among the tests running at once); the test removes it.
+pub fn scratch(name: &str) -> std::path::PathBuf {
+    let port = mcp_assured::fixture::free_port().expect("a free port");
+    let dir = std::env::temp_dir().join(format!("mcp-assured-{name}-{port}"));
+    std::fs::create_dir_all(&dir).expect("create the scratch directory");
+    dir
+}
