@@ -34,7 +34,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 /// The schema's version (see "What is breaking").
-pub const VERSION: &str = "1.0.0";
+pub const VERSION: &str = "1.1.0";
 
 /// Where the schema is published.
 pub const SCHEMA_ID: &str =
@@ -55,6 +55,10 @@ pub struct Check {
     /// With `--rest`: the parity of the server's REST face with its MCP face.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parity_checks: Option<Vec<Entry>>,
+    /// With `--rest`: whether the server honours what it declares of each tool (its
+    /// permissions, limits and streaming), on both faces.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hybrid_checks: Option<Vec<Entry>>,
     /// The URL or command line, or the server of a config file.
     pub target: String,
     /// What the server said about itself.

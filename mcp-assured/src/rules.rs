@@ -14,6 +14,7 @@
 //! | `MA-NO-CRASH` | fuzz `crash_as_tool_error`: valid input crashed the tool, answered as a tool error by the SDK | The SDKs turn a crash into a tool error so the connection lives, but it is a bug: the model reads an error for input the tool said it takes. |
 //! | `MA-TIMELY` | fuzz `slow` (a warning; strict fails it): progress kept coming, but no answer within six per-call timeouts | A client gives up on a call in the end; a tool slow by design should say how long it takes or run as a task. |
 //! | `MA-PARITY` | `parity.*`: a hybrid server's REST face and its MCP face answer the same call differently | A hybrid server serves one set of tools twice: a call must not succeed on one face and fail (or go unanswered) on the other, nor list different tools. |
+//! | `MA-HYBRID-HONOURED` | `hybrid.*`: a hybrid server does not honour what it declares of a tool (its permissions, limits, streaming), or its faces declare it differently | A client reads a tool's permissions and limits to plan its calls, and an operator declares them to protect the server: declared but not enforced is worse than undeclared. |
 //! | `MA-LOAD-MATCHED` | `load.answers_match_requests`, `load.sessions_isolated`: under many calls at once, an answer carries another request's or another session's data | Every answer must be its own request's: a mix-up under load leaks one user's data to another. |
 //! | `MA-LOAD-FREED` | `load.cancellation_frees`, `load.sessions_freed`: memory kept after cancelled calls or closed sessions | What a server keeps for each call or session it no longer serves grows until it falls over. |
 //! | `MA-LOAD-LIMIT` | `load.session_limit`: many sessions at once neither served nor refused clearly | A server at its limit must say so (an HTTP 429/503, a JSON-RPC error), not hang or drop connections. |
@@ -94,6 +95,14 @@ pub const PARITY: Clause = rule(
      alike: served on both, or refused on both.",
 );
 
+/// `MA-HYBRID-HONOURED` (see the table).
+pub const HYBRID_HONOURED: Clause = rule(
+    "MA-HYBRID-HONOURED",
+    Level::Must,
+    "A hybrid server enforces what it declares of each tool, on both faces alike: a call \
+     without the tool's permissions is refused, its limits hold, its streams stream.",
+);
+
 /// `MA-LOAD-MATCHED` (see the table).
 pub const LOAD_MATCHED: Clause = rule(
     "MA-LOAD-MATCHED",
@@ -153,6 +162,7 @@ pub(crate) fn of_check(name: &str) -> Option<Clause> {
         "load.cancellation_frees" | "load.sessions_freed" => LOAD_FREED,
         "load.session_limit" => LOAD_LIMIT,
         parity if parity.starts_with("parity.") => PARITY,
+        hybrid if hybrid.starts_with("hybrid.") => HYBRID_HONOURED,
         _ => return None,
     })
 }

@@ -17,6 +17,8 @@
 //! - Any binary of the workspace, such as `conformance-client`, built if need be
 //!   ([`workspace_binary`]).
 //! - [`faults`]: the misbehaving server of the fault-injection suite.
+//! - [`hybrid_faults`]: the example hybrid server breaking, one at a time, what it declares
+//!   of its tools (permissions, limits, streaming), for the hybrid checks.
 //! - [`oauth`]: a server that requires OAuth, and its authorization server.
 //! - [`tls`]: a test CA and a TLS front, to reach any of these over `https://`.
 //! - [`lint_twins`]: a vulnerable server and its safe twin for every rule of `mcp-assured lint`.
@@ -48,6 +50,7 @@ pub mod browser;
 pub mod connect;
 mod example_server;
 pub mod faults;
+pub mod hybrid_faults;
 pub mod lint_twins;
 pub mod oauth;
 pub mod peers;

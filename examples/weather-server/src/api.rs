@@ -14,6 +14,8 @@ const BODY_EXCERPT: usize = 200;
 pub struct WeatherApi {
     base_url: String,
     http: reqwest::Client,
+    /// The most bytes one answer may have: a tool's `maxMemory`.
+    max_body: usize,
 }
 
 /// Why a call to the weather API failed, worded for the model reading the tool result.
@@ -31,6 +33,8 @@ pub enum ApiError {
     },
     /// The API answered 2xx with a body that is not the JSON expected.
     BadBody { url: String, reason: String },
+    /// The answer is larger than the calling tool's `maxMemory` allows it to hold.
+    TooLarge { url: String, limit: usize },
 }
 
 impl fmt::Display for ApiError {
@@ -54,6 +58,10 @@ impl fmt::Display for ApiError {
             ApiError::BadBody { url, reason } => {
                 write!(f, "weather API sent an unexpected body for {url}: {reason}")
             }
+            ApiError::TooLarge { url, limit } => write!(
+                f,
+                "the weather API's answer for {url} is larger than the {limit} bytes this tool may hold (its maxMemory)"
+            ),
         }
     }
 }
@@ -68,7 +76,20 @@ impl WeatherApi {
             .timeout(REQUEST_TIMEOUT)
             .build()
             .unwrap_or_default();
-        Self { base_url, http }
+        Self {
+            base_url,
+            http,
+            max_body: usize::MAX,
+        }
+    }
+
+    /// The same API, refusing any answer over `bytes` (a tool's `maxMemory`).
+    #[must_use]
+    pub fn with_max_body(&self, bytes: usize) -> Self {
+        Self {
+            max_body: bytes,
+            ..self.clone()
+        }
     }
 
     /// The API's base URL.
@@ -109,10 +130,7 @@ impl WeatherApi {
             }
         })?;
         let status = response.status();
-        let body = response.text().await.map_err(|error| ApiError::BadBody {
-            url: shown.clone(),
-            reason: error.to_string(),
-        })?;
+        let body = self.read_body(response, &shown).await?;
         if !status.is_success() {
             return Err(ApiError::Status {
                 url: shown,
@@ -124,6 +142,37 @@ impl WeatherApi {
             url: shown,
             reason: format!("not JSON ({error})"),
         })
+    }
+}
+
+impl WeatherApi {
+    /// The body as text, read chunk by chunk so that an answer over `max_body` is refused
+    /// before it is held whole.
+    async fn read_body(
+        &self,
+        mut response: reqwest::Response,
+        url: &str,
+    ) -> Result<String, ApiError> {
+        let too_large = || ApiError::TooLarge {
+            url: url.to_owned(),
+            limit: self.max_body,
+        };
+        if response.content_length().is_some_and(|length| {
+            usize::try_from(length).map_or(true, |length| length > self.max_body)
+        }) {
+            return Err(too_large());
+        }
+        let mut body = Vec::new();
+        while let Some(chunk) = response.chunk().await.map_err(|error| ApiError::BadBody {
+            url: url.to_owned(),
+            reason: error.to_string(),
+        })? {
+            if body.len() + chunk.len() > self.max_body {
+                return Err(too_large());
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(String::from_utf8_lossy(&body).into_owned())
     }
 }
 
@@ -155,6 +204,29 @@ mod tests {
         assert_eq!(
             error.to_string(),
             format!("Connection refused: http://127.0.0.1:{port}/weather (the weather API)")
+        );
+    }
+
+    #[tokio::test]
+    async fn an_answer_over_max_memory_is_refused() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move {
+            let (mut socket, _) = listener.accept().await.unwrap();
+            let _ = socket.read(&mut [0; 4096]).await;
+            // Chunked, so no Content-Length announces the size.
+            let chunk = format!("{:x}\r\n{}\r\n", 2000, "a".repeat(2000));
+            let head = "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n";
+            let _ = socket.write_all(head.as_bytes()).await;
+            let _ = socket.write_all(chunk.repeat(3).as_bytes()).await;
+            let _ = socket.write_all(b"0\r\n\r\n").await;
+        });
+        let api = WeatherApi::new(url).with_max_body(5000);
+        let error = api.get_json(&["weather"], &[]).await.unwrap_err();
+        assert!(
+            matches!(error, ApiError::TooLarge { limit: 5000, .. }),
+            "{error}"
         );
     }
 }

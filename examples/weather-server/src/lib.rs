@@ -1,7 +1,9 @@
 //! `weather-server`: an example MCP server whose tools call an HTTP weather API, built the
 //! way larger servers are: each tool is a self-contained module exposing
-//! `tool_definition()` (name, schemas, annotations) and `handle_call(api, args)`, and the
-//! server only lists and routes to them.
+//! `tool_definition()` (name, schemas, annotations), `policy()` (permissions and resource
+//! limits) and `handle_call(api, args, context)`, with lifecycle hooks around it; the server
+//! only lists them and runs calls through one [`policy::Runner`], the same for MCP and the
+//! REST face.
 //!
 //! Its test suite (`tests/weather.rs`) runs every test in-process and as a child process over
 //! stdio and streamable HTTP with `#[mcp_test]`, with a wiremock server standing in for the
@@ -18,6 +20,8 @@
 //! ```
 
 pub mod api;
+pub mod audit;
+pub mod policy;
 pub mod rest;
 pub mod serve;
 mod server;

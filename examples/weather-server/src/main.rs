@@ -1,9 +1,10 @@
 //! `weather-server`: the weather MCP server as a process, over stdio (the default) or
 //! streamable HTTP (`--port N`, on 127.0.0.1; writes `listening on http://127.0.0.1:N` to
-//! stderr once bound), optionally with the same tools as REST endpoints (`--rest`). Logs go to
-//! stderr (`RUST_LOG`, default `warn`).
+//! stderr once bound), optionally with the same tools as REST endpoints (`--rest`), with
+//! scoped tokens (`--scoped-tokens`), tools' policies (`--policy`) and an audit log of every
+//! call's hooks (`--audit-log`). Logs go to stderr (`RUST_LOG`, default `warn`).
 
-use std::{error::Error, net::Ipv4Addr};
+use std::{collections::BTreeMap, error::Error, net::Ipv4Addr, path::PathBuf, sync::Arc};
 
 use clap::{CommandFactory, Parser, ValueEnum, error::ErrorKind};
 use rmcp::ServiceExt;
@@ -11,6 +12,8 @@ use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
 use weather_server::{
     WeatherServer,
+    audit::AuditLog,
+    policy::Policies,
     rest::{Drift, RestOptions},
     serve::{serve_hybrid, serve_streamable_http},
 };
@@ -51,6 +54,27 @@ struct Cli {
     /// With `--rest`: executions allowed per minute; more get 429 with `Retry-After`.
     #[arg(long, requires = "rest", value_name = "PER_MINUTE")]
     rate_limit: Option<u32>,
+    /// With `--rest`: tokens that grant only some scopes, as JSON `{"<token>": ["<scope>",
+    /// ..]}`; a tool whose permissions a token lacks is refused with PERMISSION_ERROR.
+    #[arg(
+        long,
+        env = "WEATHER_SCOPED_TOKENS",
+        hide_env_values = true,
+        requires = "rest",
+        value_name = "JSON",
+        value_parser = parse_scoped_tokens
+    )]
+    scoped_tokens: Option<BTreeMap<String, Vec<String>>>,
+    /// Tools' permissions and limits replacing what they declare, as JSON (or `@FILE`):
+    /// `{"<tool>" | "*": {"permissions": [..], "limits": {"maxExecutionTime": ms,
+    /// "maxConcurrency": n, "onConcurrencyLimit": "reject" | "wait", "maxPayloadSize": MB,
+    /// "maxMemory": MB}}}`.
+    #[arg(long, env = "WEATHER_POLICY", value_name = "JSON")]
+    policy: Option<String>,
+    /// Append every call's lifecycle hooks (beforeExecute, afterExecute, onError) to this
+    /// file, one JSON line each.
+    #[arg(long, env = "WEATHER_AUDIT_LOG", value_name = "FILE")]
+    audit_log: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -78,7 +102,25 @@ async fn main() -> Result<(), Box<dyn Error>> {
             )
             .exit()
     };
-    let server = WeatherServer::new(api_url);
+    let mut server = WeatherServer::new(api_url);
+    if let Some(policy) = &cli.policy {
+        let text = match policy.strip_prefix('@') {
+            Some(path) => std::fs::read_to_string(path)
+                .map_err(|error| format!("--policy {policy}: {error}"))?,
+            None => policy.clone(),
+        };
+        let overrides: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|error| format!("--policy is not JSON: {error}"))?;
+        let policies = Policies::declared()
+            .with_overrides(&overrides)
+            .map_err(|error| format!("--policy: {error}"))?;
+        server = server.with_policies(policies);
+    }
+    if let Some(path) = &cli.audit_log {
+        let log = AuditLog::open(path)
+            .map_err(|error| format!("--audit-log {}: {error}", path.display()))?;
+        server = server.with_hooks(Arc::new(log));
+    }
     let transport = cli.transport.unwrap_or(if cli.port.is_some() {
         Transport::Http
     } else {
@@ -123,6 +165,9 @@ async fn main() -> Result<(), Box<dyn Error>> {
                 if let Some(per_minute) = cli.rate_limit {
                     options = options.rate_limit(per_minute);
                 }
+                for (token, scopes) in cli.scoped_tokens.unwrap_or_default() {
+                    options = options.scoped_token(token, scopes);
+                }
                 serve_hybrid(listener, server, options).await?;
             } else {
                 serve_streamable_http(listener, server).await?;
@@ -130,6 +175,12 @@ async fn main() -> Result<(), Box<dyn Error>> {
         }
     }
     Ok(())
+}
+
+/// `{"<token>": ["<scope>", ..]}`.
+fn parse_scoped_tokens(value: &str) -> Result<BTreeMap<String, Vec<String>>, String> {
+    serde_json::from_str(value)
+        .map_err(|error| format!("expected {{\"<token>\": [\"<scope>\", ..]}}: {error}"))
 }
 
 /// Accepts an absolute `http` or `https` URL, so a typo fails at start-up rather than on the

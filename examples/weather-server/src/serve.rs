@@ -41,8 +41,19 @@ pub async fn serve_hybrid(
 ) -> io::Result<()> {
     let shutdown = CancellationToken::new();
     let _end_sessions = shutdown.clone().drop_guard();
+    axum::serve(listener, hybrid_app(server, options, shutdown)).await
+}
+
+/// The app [`serve_hybrid`] serves: `server` with the tokens of `options`, MCP at `/mcp` and
+/// the REST routes; its MCP sessions end when `shutdown` is cancelled.
+pub fn hybrid_app(
+    server: WeatherServer,
+    options: RestOptions,
+    shutdown: CancellationToken,
+) -> Router {
+    let server = server.with_grants(options.grants());
     let mcp = mcp_router(server.clone(), shutdown);
-    axum::serve(listener, rest::hybrid_router(&server, mcp, options)).await
+    rest::hybrid_router(&server, mcp, options)
 }
 
 /// rmcp's streamable HTTP service at `/mcp`; its sessions end when `shutdown` is cancelled.
@@ -51,7 +62,11 @@ fn mcp_router(server: WeatherServer, shutdown: CancellationToken) -> Router {
     // no web page elsewhere reaches the server through DNS rebinding.
     let config = StreamableHttpServerConfig::default()
         .with_allowed_origins(["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"])
-        .with_cancellation_token(shutdown);
+        .with_cancellation_token(shutdown)
+        // Room for every tool's maxPayloadSize (plus the JSON-RPC around it), so that an
+        // oversize call is refused by the tool's own check, in the protocol's words (a
+        // tool error `VALIDATION_ERROR`), not by the transport's 413.
+        .with_max_request_body_bytes(server.largest_payload_bytes().saturating_add(64 * 1024));
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),

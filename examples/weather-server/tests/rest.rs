@@ -140,7 +140,7 @@ mod hybrid {
         let listed = rest(server).list_tools().await.unwrap();
         listed
             .assert()
-            .has_count(3)
+            .has_count(4)
             .metadata_is_well_formed()
             .tool("forecast")
             .has_version("2.0.0")
@@ -225,7 +225,12 @@ mod hybrid {
         assert_eq!(executed.error_code(), Some(&ErrorCode::ToolNotFound));
         assert_eq!(
             executed.error.unwrap().details.unwrap()["available"],
-            json!(["current_weather", "forecast", "weather_alerts"])
+            json!([
+                "current_weather",
+                "forecast",
+                "weather_alerts",
+                "weather_report"
+            ])
         );
     }
 
@@ -595,7 +600,7 @@ async fn both_faces_agree(client: McpClient, server: &ServerProcess, backend: &M
     assert_eq!(report.passed(), PARITY_CHECKS.len(), "{report}");
     assert_eq!(
         report.entry("parity.execution").unwrap().message,
-        "5 argument sets: both sides agree"
+        "6 argument sets: both sides agree"
     );
 }
 
@@ -720,7 +725,7 @@ mod drift {
         );
         assert_eq!(
             report.entry("parity.execution").unwrap().message,
-            "2 argument sets: both sides agree"
+            "3 argument sets: both sides agree"
         );
     }
 

@@ -53,10 +53,11 @@ mod weather {
         let tools = client.list_tools().await.unwrap();
         tools
             .assert()
-            .has_count(3)
+            .has_count(4)
             .contains_tool("current_weather")
             .contains_tool("forecast")
-            .contains_tool("weather_alerts");
+            .contains_tool("weather_alerts")
+            .contains_tool("weather_report");
         let forecast = client.tool("forecast").await.unwrap();
         forecast
             .assert()
@@ -164,7 +165,12 @@ mod weather {
         match client.call_tool("tides", json!({})).await {
             Err(mcp_assured::Error::JsonRpc { data, .. }) => assert_eq!(
                 data.unwrap()["tools"],
-                json!(["current_weather", "forecast", "weather_alerts"])
+                json!([
+                    "current_weather",
+                    "forecast",
+                    "weather_alerts",
+                    "weather_report"
+                ])
             ),
             other => panic!("expected -32602, got {other:?}"),
         }

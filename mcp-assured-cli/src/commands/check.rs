@@ -8,7 +8,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 use mcp_assured::{
-    checks::{CHECKS, CheckOptions, LOAD_CHECKS, ParityOptions, check_parity_with, names_a_check},
+    checks::{
+        CHECKS, CheckOptions, HybridOptions, LOAD_CHECKS, ParityOptions, check_hybrid_with,
+        check_parity_with, names_a_check,
+    },
     diff::Surface,
     lint,
     report::{Entry, Report, Status},
@@ -88,6 +91,30 @@ pub(crate) struct CheckArgs {
     /// also check that it agrees with the MCP side. Sends the same headers and bearer token.
     #[arg(long, value_name = "URL")]
     rest: Option<String>,
+    /// With `--rest`: a call that runs longer than its tool's maxExecutionTime (its backend
+    /// made slow, say), `TOOL=JSON` (repeatable): hybrid.max_execution_time expects
+    /// TIMEOUT_ERROR in time on both faces.
+    #[arg(long = "slow-call", value_name = "TOOL=JSON", requires = "rest")]
+    slow_calls: Vec<String>,
+    /// With `--rest`: a bearer token that grants only `--limited-scopes`: hybrid.permissions
+    /// calls every tool that declares permissions with it, expecting PERMISSION_ERROR
+    /// exactly where one is missing. Never printed.
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "MCP_ASSURED_LIMITED_TOKEN",
+        hide_env_values = true,
+        requires = "rest"
+    )]
+    limited_token: Option<String>,
+    /// The scopes `--limited-token` grants, comma-separated (none if not given).
+    #[arg(
+        long,
+        value_name = "SCOPES",
+        value_delimiter = ',',
+        requires = "limited_token"
+    )]
+    limited_scopes: Vec<String>,
     #[command(flatten)]
     sarif: SarifArgs,
     #[command(flatten)]
@@ -125,17 +152,20 @@ pub(crate) async fn run(args: CheckArgs, json: bool) -> Outcome {
         options = options.skip(pattern);
     }
     let mut parity = ParityOptions::new();
+    let mut hybrid = HybridOptions::new();
     for pair in &args.tool_args {
-        let Some((tool, text)) = pair.split_once('=') else {
-            return Err(Failure::usage(format!(
-                "--tool-args {pair:?}: expected TOOL=JSON"
-            )));
-        };
-        let arguments = serde_json::from_str::<Value>(text).map_err(|error| {
-            Failure::usage(format!("--tool-args for `{tool}` is not JSON: {error}"))
-        })?;
-        parity = parity.arguments(tool, arguments.clone());
-        options = options.tool_arguments(tool, arguments);
+        let (tool, arguments) = tool_and_json("--tool-args", pair)?;
+        parity = parity.arguments(&tool, arguments.clone());
+        hybrid = hybrid.arguments(&tool, arguments.clone());
+        options = options.tool_arguments(&tool, arguments);
+    }
+    for pair in &args.slow_calls {
+        let (tool, arguments) = tool_and_json("--slow-call", pair)?;
+        hybrid = hybrid.slow_call(tool, arguments);
+    }
+    if let Some(token) = &args.limited_token {
+        let credentials = mcp_assured::Credentials::new().bearer_token(token.clone());
+        hybrid = hybrid.limited_credentials(credentials, args.limited_scopes.iter().cloned());
     }
     let rest = args
         .rest
@@ -219,6 +249,9 @@ pub(crate) async fn run(args: CheckArgs, json: bool) -> Outcome {
         let parity_report = strictly(check_parity_with(&client, rest, &parity).await);
         print_all(&parity_report);
         add("parity_checks", parity_report);
+        let hybrid_report = strictly(check_hybrid_with(&client, rest, &hybrid).await);
+        print_all(&hybrid_report);
+        add("hybrid_checks", hybrid_report);
     }
     let _ = client.close().await;
 
@@ -266,6 +299,7 @@ pub(crate) async fn run(args: CheckArgs, json: bool) -> Outcome {
             protocol_checks: parts.remove("protocol_checks").unwrap_or_default(),
             pinned: parts.remove("pinned"),
             parity_checks: parts.remove("parity_checks"),
+            hybrid_checks: parts.remove("hybrid_checks"),
             target,
             server,
             summary: report.summary(),
@@ -278,6 +312,18 @@ pub(crate) async fn run(args: CheckArgs, json: bool) -> Outcome {
         outln!("{}", report.summary());
     }
     Ok(Exit::from_success(report.is_success()))
+}
+
+/// `TOOL=JSON` of `flag`, split and parsed.
+fn tool_and_json(flag: &str, pair: &str) -> Result<(String, Value), Failure> {
+    let Some((tool, text)) = pair.split_once('=') else {
+        return Err(Failure::usage(format!(
+            "{flag} {pair:?}: expected TOOL=JSON"
+        )));
+    };
+    let arguments = serde_json::from_str::<Value>(text)
+        .map_err(|error| Failure::usage(format!("{flag} for `{tool}` is not JSON: {error}")))?;
+    Ok((tool.to_owned(), arguments))
 }
 
 /// `--pinned`: the server's definitions against the pinned ones, one entry (each change a

@@ -1,5 +1,6 @@
 //! Checks on a hybrid server's REST listing (`GET /mcp/tools`): which tools there are, and
-//! each one's metadata (version, author, category, tags, `deprecates`, `custom`).
+//! each one's metadata (version, author, category, tags, `deprecates`, `custom`), permissions
+//! and resource limits.
 
 use serde_json::Value;
 
@@ -10,6 +11,7 @@ use super::{
 use crate::results::{
     rest::{RestTool, RestToolList},
     tool_metadata::ToolMetadata,
+    tool_policy::{OnConcurrencyLimit, ResourceLimits, ToolPolicy},
 };
 
 /// Checks on a REST tool listing; from `listing.assert()` (see [`AssertRestTools`]).
@@ -94,6 +96,21 @@ impl<'a> RestToolListAssert<'a> {
         Ok(self)
     }
 
+    /// Every tool's `permissions` and `limits` are well formed (see
+    /// [`RestToolAssert::policy_is_well_formed`]).
+    #[track_caller]
+    pub fn policies_are_well_formed(self) -> Self {
+        check(self.try_policies_are_well_formed())
+    }
+
+    /// [`policies_are_well_formed`](Self::policies_are_well_formed), returning the failure.
+    pub fn try_policies_are_well_formed(self) -> Result<Self, AssertionError> {
+        for tool in &self.listing.tools {
+            RestToolAssert::of(tool).try_policy_is_well_formed()?;
+        }
+        Ok(self)
+    }
+
     /// Continues with checks on the tool named `name` (which must be listed).
     #[track_caller]
     pub fn tool(self, name: &str) -> RestToolAssert<'a> {
@@ -114,6 +131,7 @@ impl<'a> RestToolListAssert<'a> {
 pub struct RestToolAssert<'a> {
     tool: &'a RestTool,
     metadata: ToolMetadata,
+    policy: ToolPolicy,
 }
 
 impl<'a> RestToolAssert<'a> {
@@ -121,6 +139,7 @@ impl<'a> RestToolAssert<'a> {
         RestToolAssert {
             tool,
             metadata: tool.tool_metadata(),
+            policy: tool.tool_policy(),
         }
     }
 
@@ -258,6 +277,103 @@ impl<'a> RestToolAssert<'a> {
         let problems = self.metadata.problems.join("; ");
         self.failure(format!(
             "Expected `{}`'s metadata to be well formed, but {problems}.",
+            self.tool.name
+        ))
+        .err()
+    }
+
+    fn policy_failure(&self, headline: String) -> Failure {
+        Failure::new(headline)
+            .block(
+                "permissions",
+                pretty(self.tool.permissions.as_ref().unwrap_or(&Value::Null)),
+            )
+            .block(
+                "limits",
+                pretty(self.tool.limits.as_ref().unwrap_or(&Value::Null)),
+            )
+    }
+
+    /// `permissions` are exactly `permissions`, in any order.
+    #[track_caller]
+    pub fn requires_permissions(self, permissions: &[&str]) -> Self {
+        check(self.try_requires_permissions(permissions))
+    }
+
+    /// [`requires_permissions`](Self::requires_permissions), returning the failure.
+    pub fn try_requires_permissions(self, permissions: &[&str]) -> Result<Self, AssertionError> {
+        let mut expected: Vec<&str> = permissions.to_vec();
+        let mut actual: Vec<&str> = self.policy.permissions.iter().map(String::as_str).collect();
+        expected.sort_unstable();
+        actual.sort_unstable();
+        if expected == actual {
+            return Ok(self);
+        }
+        self.policy_failure(format!(
+            "Expected `{}` to require the permissions {expected:?}, but it requires {actual:?}.",
+            self.tool.name
+        ))
+        .err()
+    }
+
+    /// The tool's limits, the protocol's defaults for those it does not list, match
+    /// `expected` (e.g. `|limits| limits.max_concurrency == 2`); `what` names the expectation
+    /// in the failure.
+    #[track_caller]
+    pub fn has_limits(self, what: &str, expected: impl FnOnce(&ResourceLimits) -> bool) -> Self {
+        check(self.try_has_limits(what, expected))
+    }
+
+    /// [`has_limits`](Self::has_limits), returning the failure.
+    pub fn try_has_limits(
+        self,
+        what: &str,
+        expected: impl FnOnce(&ResourceLimits) -> bool,
+    ) -> Result<Self, AssertionError> {
+        if expected(&self.policy.limits) {
+            return Ok(self);
+        }
+        self.policy_failure(format!(
+            "Expected `{}`'s limits to have {what}, but they are {:?}.",
+            self.tool.name, self.policy.limits
+        ))
+        .err()
+    }
+
+    /// `limits.maxConcurrency` is `count` and a call over it gets what `on_limit` says.
+    #[track_caller]
+    pub fn has_max_concurrency(self, count: u32, on_limit: OnConcurrencyLimit) -> Self {
+        check(self.try_has_max_concurrency(count, on_limit))
+    }
+
+    /// [`has_max_concurrency`](Self::has_max_concurrency), returning the failure.
+    pub fn try_has_max_concurrency(
+        self,
+        count: u32,
+        on_limit: OnConcurrencyLimit,
+    ) -> Result<Self, AssertionError> {
+        self.try_has_limits(
+            &format!("maxConcurrency {count}, onConcurrencyLimit {on_limit:?}"),
+            |limits| limits.max_concurrency == count && limits.on_concurrency_limit == on_limit,
+        )
+    }
+
+    /// `permissions` and `limits` break none of the protocol's types: permissions strings,
+    /// each limit a number above 0 (`maxConcurrency` whole), `onConcurrencyLimit` `reject`
+    /// or `wait`.
+    #[track_caller]
+    pub fn policy_is_well_formed(self) -> Self {
+        check(self.try_policy_is_well_formed())
+    }
+
+    /// [`policy_is_well_formed`](Self::policy_is_well_formed), returning the failure.
+    pub fn try_policy_is_well_formed(self) -> Result<Self, AssertionError> {
+        if self.policy.problems.is_empty() {
+            return Ok(self);
+        }
+        let problems = self.policy.problems.join("; ");
+        self.policy_failure(format!(
+            "Expected `{}`'s permissions and limits to be well formed, but {problems}.",
             self.tool.name
         ))
         .err()

@@ -73,6 +73,7 @@ mod auth;
 pub(crate) mod clauses;
 mod http_probe;
 mod http_transport;
+mod hybrid;
 mod known_sdks;
 mod load;
 mod parity;
@@ -89,6 +90,9 @@ use std::{
 
 use serde_json::{Value, json};
 
+pub use self::hybrid::{
+    HYBRID_CHECKS, HYBRID_SUITE, HybridOptions, check_hybrid, check_hybrid_with,
+};
 pub use self::parity::{
     PARITY_CHECKS, PARITY_SUITE, ParityOptions, check_parity, check_parity_with,
 };

@@ -353,7 +353,7 @@ impl McpClient {
     }
 
     /// How many progress notifications came about the request that sent `token`.
-    #[cfg(feature = "fuzz")]
+    #[cfg(any(feature = "fuzz", feature = "checks"))]
     pub(crate) fn progress_seen(&self, token: &rmcp::model::ProgressToken) -> usize {
         let token = serde_json::to_value(token).unwrap_or(Value::Null);
         self.notifications()

@@ -243,6 +243,81 @@ impl RestClient {
         Ok(execution)
     }
 
+    /// `POST /mcp/tools/{name}/execute` with `params`, asking for a stream
+    /// (`Accept: application/x-ndjson`): the tool's progress and items as they come, then its
+    /// envelope. A server that answers one plain envelope (a refusal before the tool ran, or
+    /// no streaming at all) gives a stream with no lines
+    /// ([`is_streamed`](super::ExecutionStream::is_streamed) is `false`).
+    ///
+    /// ```no_run
+    /// # async fn run(rest: mcp_assured::rest::RestClient) -> mcp_assured::Result<()> {
+    /// use mcp_assured::rest::StreamEvent;
+    /// use serde_json::json;
+    ///
+    /// let mut stream = rest
+    ///     .execute_streaming("weather_report", json!({"cities": ["London", "Oslo"]}))
+    ///     .await?;
+    /// while let Some(event) = stream.next().await? {
+    ///     if let StreamEvent::Item(city) = event {
+    ///         println!("{city}"); // as soon as the server wrote it
+    ///     }
+    /// }
+    /// let done = stream.finish().await?;
+    /// assert!(done.execution.success);
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// If `params` is not an object, or the server cannot be reached or sends no status
+    /// within the timeout; lines are read with [`ExecutionStream::next`](super::ExecutionStream::next).
+    pub async fn execute_streaming(
+        &self,
+        name: &str,
+        params: Value,
+    ) -> Result<super::ExecutionStream> {
+        if !params.is_object() {
+            return Err(Error::invalid(
+                format!("params for `{name}`"),
+                format!(
+                    "they must be a JSON object, not `{}`",
+                    excerpt(&params.to_string())
+                ),
+            ));
+        }
+        let request = format!("POST /mcp/tools/{name}/execute (streamed)");
+        let path = format!("/mcp/tools/{}/execute", encode_segment(name));
+        let started = std::time::Instant::now();
+        // The whole stream may take long; each line is timed by the stream.
+        let response = tokio::time::timeout(
+            self.timeout,
+            self.http
+                .request(Method::POST, format!("{}{path}", self.base))
+                .header(VERSION_HEADER, &self.protocol_version)
+                .header(
+                    header::ACCEPT,
+                    format!("{}, application/json", super::stream::NDJSON),
+                )
+                .headers(self.headers.clone())
+                .json(&json!({ "params": params }))
+                .send(),
+        )
+        .await
+        .map_err(|_| Error::Timeout {
+            method: request.clone(),
+            timeout: self.timeout,
+            stderr_tail: None,
+        })?
+        .map_err(|error| self.failed(&request, &error, self.timeout))?;
+        Ok(super::ExecutionStream::new(
+            name,
+            request,
+            response,
+            started,
+            self.timeout,
+        ))
+    }
+
     fn request(&self, method: Method, path: &str, timeout: Duration) -> RequestBuilder {
         self.http
             .request(method, format!("{}{path}", self.base))

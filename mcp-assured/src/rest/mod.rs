@@ -30,13 +30,17 @@
 
 mod builder;
 mod client;
+mod stream;
 
 pub use crate::results::rest::{
     ErrorCode, Execution, ExecutionContext, Metadata, Priority, RestError, RestTool, RestToolList,
 };
+pub use crate::results::rest_stream::{StreamEvent, StreamedExecution, TimedEvent};
 pub use crate::results::tool_metadata::ToolMetadata;
+pub use crate::results::tool_policy::{OnConcurrencyLimit, ResourceLimits, ToolPolicy};
 pub use builder::RestClientBuilder;
 pub use client::{RestClient, VERSION_HEADER};
+pub use stream::{ExecutionStream, NDJSON};
 
 impl crate::client::McpAssured {
     /// Starts configuring a client of a hybrid server's REST tool endpoints.

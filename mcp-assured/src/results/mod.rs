@@ -9,8 +9,12 @@ pub(crate) mod mcp;
 pub(crate) mod notification;
 #[cfg(feature = "http")]
 pub(crate) mod rest;
+#[cfg(feature = "http")]
+pub(crate) mod rest_stream;
 pub(crate) mod sent;
 pub(crate) mod task;
 #[cfg(feature = "http")]
 pub(crate) mod tool_metadata;
+#[cfg(feature = "http")]
+pub(crate) mod tool_policy;
 pub(crate) mod wire;

@@ -21,6 +21,12 @@ pub struct RestTool {
     /// Version, author, category, tags and anything custom, as the server sent them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Value>,
+    /// The scopes a caller's token needs, as the server sent them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permissions: Option<Value>,
+    /// The tool's resource limits, as the server sent them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<Value>,
 }
 
 impl RestTool {
@@ -28,6 +34,12 @@ impl RestTool {
     /// what breaks the protocol's types in it.
     pub fn tool_metadata(&self) -> super::tool_metadata::ToolMetadata {
         super::tool_metadata::ToolMetadata::read(self.metadata.as_ref().unwrap_or(&Value::Null))
+    }
+
+    /// Its `permissions` and `limits`, typed, with the protocol's defaults for what it does
+    /// not list, and what breaks the protocol's types in them.
+    pub fn tool_policy(&self) -> super::tool_policy::ToolPolicy {
+        super::tool_policy::ToolPolicy::read(self.permissions.as_ref(), self.limits.as_ref())
     }
 }
 

@@ -1,23 +1,30 @@
 //! `POST /mcp/tools/{name}/execute`: look the tool up, read and check the body, run the tool
-//! module, answer with the envelope.
+//! module through the runner, answer with the envelope (or, asked for one, a stream).
 
 use std::{sync::Arc, time::Duration};
 
 use axum::{
     body::Bytes,
     extract::{Path, State, rejection::BytesRejection},
-    http::{HeaderValue, StatusCode, header},
+    http::{HeaderMap, HeaderValue, StatusCode, header},
     response::Response,
 };
 use rmcp::model::{CallToolResult, JsonObject};
 use serde_json::{Value, json};
 
-use super::{Drift, Rest, envelope::Envelope};
-use crate::tools;
+use super::{Drift, Rest, envelope::Envelope, stream};
+use crate::{
+    policy::{Refusal, code, runner::Request},
+    tools::{self, ToolContext, hooks::Face},
+};
+
+/// The media type of a streamed execution: JSON lines.
+pub(super) const NDJSON: &str = "application/x-ndjson";
 
 pub(crate) async fn execute(
     State(rest): State<Arc<Rest>>,
     Path(name): Path<String>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
     let envelope = rest.executions.start();
@@ -123,23 +130,58 @@ pub(crate) async fn execute(
             }
         },
     };
-    let mcp_name = found.mcp_name.as_str();
-    let call = tools::call(&rest.api, mcp_name, params);
-    let result = match timeout {
-        Some(limit) => match tokio::time::timeout(limit, call).await {
-            Ok(result) => result,
-            Err(_) => {
-                return envelope.failure(
-                    StatusCode::GATEWAY_TIMEOUT,
-                    "TIMEOUT_ERROR",
-                    format!("`{name}` took longer than {} ms", limit.as_millis()),
-                    Value::Null,
-                );
-            }
-        },
-        None => call.await,
+    let grant = rest.grants.grant(
+        headers
+            .get(header::AUTHORIZATION)
+            .map(HeaderValue::as_bytes),
+    );
+    let streamed = headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .any(|accept| accept.contains(NDJSON));
+    let (context, events) = if streamed {
+        let (context, events) = ToolContext::with_events();
+        (context, Some(events))
+    } else {
+        (ToolContext::silent(), None)
     };
-    let result = result.expect("every tool of `surface()` is one `tools::call` runs");
+    let mcp_name = found.mcp_name.clone();
+    let runner = Arc::clone(&rest.runner);
+    let payload_bytes = body.len();
+    let run = async move {
+        runner
+            .run(Request {
+                tool: &mcp_name,
+                params,
+                face: Face::Rest,
+                grant,
+                payload_bytes,
+                timeout,
+                context,
+            })
+            .await
+    };
+    let Some(events) = events else {
+        let outcome = run.await;
+        return answer(&rest, envelope, &found.mcp_name, outcome);
+    };
+    let mcp_name = found.mcp_name.clone();
+    stream::respond(Arc::clone(&rest), envelope, mcp_name, run, events).await
+}
+
+/// The envelope of a finished call: a refusal with its status, a tool error as
+/// `EXECUTION_ERROR`, a result as success.
+pub(super) fn answer(
+    rest: &Rest,
+    envelope: Envelope,
+    mcp_name: &str,
+    outcome: Result<CallToolResult, Refusal>,
+) -> Response {
+    let result = match outcome {
+        Ok(result) => result,
+        Err(refusal) => return refused(envelope, refusal),
+    };
     if rest.options.drifts(Drift::Execution) {
         return drifted(envelope, mcp_name, &result);
     }
@@ -153,6 +195,31 @@ pub(crate) async fn execute(
     } else {
         envelope.success(result_value(&result))
     }
+}
+
+/// A refusal's status: 403 for a permission, 504 for time, 429 for a place (try again in a
+/// second), 413 for a payload, 400 for another validation, 502 for the rest.
+fn refused(envelope: Envelope, refusal: Refusal) -> Response {
+    let (status, retry) = match refusal.code {
+        code::PERMISSION => (StatusCode::FORBIDDEN, None),
+        code::TIMEOUT => (StatusCode::GATEWAY_TIMEOUT, None),
+        code::RATE_LIMIT => (
+            StatusCode::TOO_MANY_REQUESTS,
+            Some((header::RETRY_AFTER, HeaderValue::from(1))),
+        ),
+        code::VALIDATION if refusal.details.get("maxPayloadSize").is_some() => {
+            (StatusCode::PAYLOAD_TOO_LARGE, None)
+        }
+        code::VALIDATION => (StatusCode::BAD_REQUEST, None),
+        _ => (StatusCode::BAD_GATEWAY, None),
+    };
+    envelope.failure_with(
+        status,
+        refusal.code,
+        refusal.message,
+        refusal.details,
+        retry,
+    )
 }
 
 /// The answer of [`Drift::Execution`].

@@ -17,6 +17,7 @@ use axum::{
 use serde_json::json;
 
 use super::{ENDPOINTS, VERSION, envelope::Executions};
+use crate::policy::Grants;
 
 /// Which bearer tokens a route takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,25 +30,25 @@ pub(crate) enum Accept {
 
 #[derive(Clone)]
 struct TokenCheck {
-    expected: Arc<str>,
+    grants: Arc<Grants>,
     accept: Accept,
     executions: Arc<Executions>,
 }
 
-/// `routes` behind `Authorization: Bearer <token>`, if there is a token: a missing or
-/// refused one gets 401 with a `PERMISSION_ERROR` envelope and a `WWW-Authenticate`
-/// challenge.
+/// `routes` behind `Authorization: Bearer <token>`, if the server has tokens: a missing or
+/// unknown one gets 401 with a `PERMISSION_ERROR` envelope and a `WWW-Authenticate`
+/// challenge. (Whether a known token's scopes allow a tool is the runner's question: 403.)
 pub(crate) fn protect(
     routes: Router,
-    token: Option<&str>,
+    grants: &Arc<Grants>,
     accept: Accept,
     executions: &Arc<Executions>,
 ) -> Router {
-    let Some(token) = token else {
+    if !grants.requires_token() {
         return routes;
-    };
+    }
     let check = TokenCheck {
-        expected: Arc::from(format!("Bearer {token}")),
+        grants: Arc::clone(grants),
         accept,
         executions: Arc::clone(executions),
     };
@@ -56,9 +57,16 @@ pub(crate) fn protect(
 
 async fn check_token(State(check): State<TokenCheck>, request: Request, next: Next) -> Response {
     let given = request.headers().get(header::AUTHORIZATION);
-    let allowed = given.is_some_and(|value| match check.accept {
-        Accept::Exact => value.as_bytes() == check.expected.as_bytes(),
-        Accept::AnyBearer => value.as_bytes().starts_with(b"Bearer "),
+    let allowed = given.is_some_and(|value| {
+        let Some(token) = value.as_bytes().strip_prefix(b"Bearer ") else {
+            return false;
+        };
+        match check.accept {
+            Accept::Exact => {
+                std::str::from_utf8(token).is_ok_and(|token| check.grants.knows(token))
+            }
+            Accept::AnyBearer => true,
+        }
     });
     if allowed {
         return next.run(request).await;

@@ -12,9 +12,12 @@
 //! | a body over the size limit (10 MB unless configured) | 413 | `VALIDATION_ERROR` |
 //! | a method the endpoint does not take | 405 | `VALIDATION_ERROR` |
 //! | the tool failed (the weather API is down, say) | 502 | `EXECUTION_ERROR` |
-//! | slower than `context.timeout` | 504 | `TIMEOUT_ERROR` |
-//! | missing or wrong bearer token | 401 | `PERMISSION_ERROR` |
+//! | slower than `context.timeout` or the tool's `maxExecutionTime` | 504 | `TIMEOUT_ERROR` |
+//! | missing or unknown bearer token | 401 | `PERMISSION_ERROR` |
+//! | a token without the tool's `permissions` | 403 | `PERMISSION_ERROR` |
 //! | over the rate limit (with `Retry-After`) | 429 | `RATE_LIMIT_ERROR` |
+//! | `maxConcurrency` calls running, the tool rejects more (with `Retry-After`) | 429 | `RATE_LIMIT_ERROR` |
+//! | a body over the tool's `maxPayloadSize`, not run | 413 | `VALIDATION_ERROR` |
 //! | a path that is none of the endpoints (with or without a token) | 404 | `NOT_FOUND` |
 //!
 //! The spec names no code for 413 and 405; both are requests the endpoint cannot accept, so
@@ -23,12 +26,30 @@
 //! says a tool is missing), so it is `NOT_FOUND`, outside the spec, with `details` listing
 //! the endpoints; clients that keep unknown codes, as mcp-assured's does, see it as it is.
 //!
+//! The listing gives each tool's `permissions` and `limits` (see [`crate::policy`]) beside
+//! its `metadata`, as the MCP side does in `_meta`.
+//!
+//! **Streaming.** `POST /mcp/tools/{name}/execute` with `Accept: application/x-ndjson`
+//! answers a call that runs with `200` and JSON lines, one object each, as they come:
+//! `{"type":"progress","progress":1,"total":3,"message":".."}` for the tool's progress,
+//! `{"type":"item","item":{..}}` for each item it writes to its stream, and last
+//! `{"type":"result", ..the envelope..}`, the envelope a call without the header gets (a
+//! failure after the stream began, a timeout say, is that last line with `success: false`).
+//! A call that ends before its first line (refused, invalid, or done without progress) is
+//! answered as without the header: its status, one envelope. JSON lines rather than
+//! server-sent events: the spec's `stream.write(object)` writes objects, and one object a
+//! line is what `curl | jq` and every line reader consume as is; the execute endpoint is a
+//! POST, which the browser's `EventSource` cannot send anyway, so SSE's one advantage is
+//! moot; and a line cannot be mistaken for part of another, with no `event:`/`data:`
+//! framing to get wrong.
+//!
 //! [`RestOptions::drift`] makes deliberately wrong variants, one [`Drift`] per parity check.
 
 mod envelope;
 mod execute;
 mod guard;
 mod options;
+mod stream;
 
 use std::sync::Arc;
 
@@ -42,7 +63,11 @@ use serde_json::{Value, json};
 
 pub use options::{DEFAULT_MAX_BODY_BYTES, Drift, RestOptions};
 
-use crate::{WeatherServer, api::WeatherApi, tools};
+use crate::{
+    WeatherServer,
+    policy::{Grants, Runner},
+    tools,
+};
 use envelope::Executions;
 use guard::{Accept, RateLimit};
 
@@ -57,7 +82,8 @@ const ENDPOINTS: [&str; 3] = [
 ];
 
 struct Rest {
-    api: Arc<WeatherApi>,
+    runner: Arc<Runner>,
+    grants: Arc<Grants>,
     options: RestOptions,
     executions: Arc<Executions>,
     rate_limit: Option<RateLimit>,
@@ -73,18 +99,21 @@ struct SurfaceTool {
     schema: Result<jsonschema::Validator, String>,
 }
 
-/// `mcp` (the MCP route) and the REST routes for `server`'s tools in one app, each behind the
-/// bearer token of `options` if it has one, every answer with `X-MCP-Version`.
+/// `mcp` (the MCP route of `server`) and the REST routes for `server`'s tools in one app,
+/// each behind the tokens of `options` if it has any, every answer with `X-MCP-Version`.
+/// `server` must have the same tokens ([`WeatherServer::with_grants`] with
+/// [`RestOptions::grants`]) for its MCP side to know each caller's scopes;
+/// [`serve_hybrid`](crate::serve::serve_hybrid) sees to it.
 pub fn hybrid_router(server: &WeatherServer, mcp: Router, options: RestOptions) -> Router {
     let executions = Arc::new(Executions::default());
-    let token = options.bearer_token.clone();
-    let token = token.as_deref();
+    let grants = Arc::new(options.grants());
     let auth_drift = options.drifts(Drift::Auth);
     let limit = options.max_body_bytes;
     let rest = Arc::new(Rest {
-        api: server.api(),
+        runner: server.runner(),
+        grants: Arc::clone(&grants),
         rate_limit: options.rate_limit.map(RateLimit::new),
-        tools: surface(&options),
+        tools: surface(server, &options),
         options,
         executions: Arc::clone(&executions),
     });
@@ -98,19 +127,20 @@ pub fn hybrid_router(server: &WeatherServer, mcp: Router, options: RestOptions) 
         (execute, Accept::AnyBearer)
     } else {
         (
-            guard::protect(execute, token, Accept::Exact, &executions),
+            guard::protect(execute, &grants, Accept::Exact, &executions),
             Accept::Exact,
         )
     };
-    let app = guard::protect(list, token, Accept::Exact, &executions)
+    let app = guard::protect(list, &grants, Accept::Exact, &executions)
         .merge(execute)
-        .merge(guard::protect(mcp, token, mcp_accepts, &executions));
+        .merge(guard::protect(mcp, &grants, mcp_accepts, &executions));
     guard::version_header(guard::not_found(app, &executions))
 }
 
 /// The tools as this surface lists them (drifted, if asked).
-fn surface(options: &RestOptions) -> Vec<SurfaceTool> {
-    tools::definitions()
+fn surface(server: &WeatherServer, options: &RestOptions) -> Vec<SurfaceTool> {
+    server
+        .tools()
         .into_iter()
         .map(|mut tool| {
             let mcp_name = tool.name.to_string();
@@ -151,17 +181,22 @@ async fn list_tools(State(rest): State<Arc<Rest>>) -> Json<Value> {
         .iter()
         .map(|SurfaceTool { tool, .. }| {
             // The metadata the MCP side lists in `_meta.metadata` (drifted, if asked).
-            let metadata = tool
-                .meta
-                .as_ref()
-                .and_then(|meta| meta.get("metadata"))
-                .cloned()
-                .unwrap_or(Value::Null);
+            // What the MCP side lists in `_meta` (drifted, if asked): the metadata, the
+            // permissions and the limits.
+            let listed = |key: &str| {
+                tool.meta
+                    .as_ref()
+                    .and_then(|meta| meta.get(key))
+                    .cloned()
+                    .unwrap_or(Value::Null)
+            };
             json!({
                 "name": tool.name,
                 "description": tool.description,
                 "inputSchema": tool.input_schema,
-                "metadata": metadata,
+                "metadata": listed("metadata"),
+                "permissions": listed("permissions"),
+                "limits": listed("limits"),
             })
         })
         .collect();

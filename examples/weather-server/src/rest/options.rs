@@ -1,6 +1,11 @@
 //! [`RestOptions`]: token, body limit, rate limit and the deliberate [`Drift`]s.
 
-use std::{collections::BTreeSet, fmt};
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    fmt,
+};
+
+use crate::policy::Grants;
 
 /// The spec's `maxPayloadSize`: 10 MB.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 10 * 1024 * 1024;
@@ -14,6 +19,10 @@ pub struct RestOptions {
     /// gets 401. Except: a path that is no endpoint gets its 404 without a token, and with
     /// [`Drift::Auth`] the execute endpoint is open and MCP takes any bearer token.
     pub bearer_token: Option<String>,
+    /// Tokens that grant only their scopes (token → scopes): a tool whose `permissions`
+    /// the caller's token lacks is refused with `PERMISSION_ERROR` (403 over REST, a tool
+    /// error over MCP). [`bearer_token`](Self::bearer_token) grants every scope.
+    pub scoped_tokens: BTreeMap<String, Vec<String>>,
     /// The largest request body, in bytes (default [`DEFAULT_MAX_BODY_BYTES`]); larger gets
     /// 413 with a `VALIDATION_ERROR` envelope.
     pub max_body_bytes: usize,
@@ -54,6 +63,7 @@ impl Default for RestOptions {
     fn default() -> Self {
         Self {
             bearer_token: None,
+            scoped_tokens: BTreeMap::new(),
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             rate_limit: None,
             drift: BTreeSet::new(),
@@ -68,6 +78,10 @@ impl fmt::Debug for RestOptions {
                 "bearer_token",
                 &self.bearer_token.as_ref().map(|_| "<redacted>"),
             )
+            .field(
+                "scoped_tokens",
+                &self.scoped_tokens.values().collect::<Vec<_>>(),
+            )
             .field("max_body_bytes", &self.max_body_bytes)
             .field("rate_limit", &self.rate_limit)
             .field("drift", &self.drift)
@@ -81,6 +95,30 @@ impl RestOptions {
     pub fn bearer_token(mut self, token: impl Into<String>) -> Self {
         self.bearer_token = Some(token.into());
         self
+    }
+
+    /// Also accepts `token`, granting only `scopes`.
+    #[must_use]
+    pub fn scoped_token<S: Into<String>>(
+        mut self,
+        token: impl Into<String>,
+        scopes: impl IntoIterator<Item = S>,
+    ) -> Self {
+        self.scoped_tokens
+            .insert(token.into(), scopes.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// The tokens as the server checks them.
+    pub fn grants(&self) -> Grants {
+        let mut grants = Grants::open();
+        if let Some(token) = &self.bearer_token {
+            grants = grants.all(token);
+        }
+        for (token, scopes) in &self.scoped_tokens {
+            grants = grants.scoped(token, scopes.iter().cloned());
+        }
+        grants
     }
 
     /// Sets the largest request body.

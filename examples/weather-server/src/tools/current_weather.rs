@@ -5,8 +5,12 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::support::{api_error, api_tool, parse_args, structured, tool_error};
+use super::{
+    ToolContext,
+    support::{api_tool, parse_args, structured, tool_error},
+};
 use crate::api::WeatherApi;
+use crate::policy::ToolPolicy;
 
 pub const NAME: &str = "current_weather";
 
@@ -22,7 +26,7 @@ struct Args {
 
 #[derive(Debug, Default, Clone, Copy, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
-enum Units {
+pub(crate) enum Units {
     #[default]
     Metric,
     Imperial,
@@ -38,7 +42,7 @@ impl Units {
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
-struct CurrentWeather {
+pub(crate) struct CurrentWeather {
     /// The city, as the API spells it.
     city: String,
     /// In the requested units.
@@ -51,6 +55,11 @@ struct CurrentWeather {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<f64>")]
     humidity: Option<Value>,
+}
+
+/// Who may call it and its limits: the protocol's defaults.
+pub fn policy() -> ToolPolicy {
+    ToolPolicy::requiring(&["weather:read"])
 }
 
 /// The tool as `tools/list` shows it.
@@ -72,29 +81,45 @@ pub fn tool_definition() -> Tool {
 }
 
 /// Calls the API and shapes its answer.
-pub async fn handle_call(api: &WeatherApi, args: JsonObject) -> CallToolResult {
+pub async fn handle_call(
+    api: &WeatherApi,
+    args: JsonObject,
+    _context: &ToolContext,
+) -> CallToolResult {
     let args: Args = match parse_args(NAME, args) {
         Ok(args) => args,
         Err(invalid) => return invalid,
     };
+    match fetch(api, &args.city, args.units).await {
+        Ok(weather) => structured(&weather),
+        Err(error) => tool_error(error),
+    }
+}
+
+/// The weather in `city` now, or what went wrong (for a tool error).
+pub(crate) async fn fetch(
+    api: &WeatherApi,
+    city: &str,
+    units: Units,
+) -> Result<CurrentWeather, String> {
     let query = [
-        ("city", args.city.clone()),
-        ("units", args.units.as_str().to_owned()),
+        ("city", city.to_owned()),
+        ("units", units.as_str().to_owned()),
     ];
-    let body = match api.get_json(&["weather"], &query).await {
-        Ok(body) => body,
-        Err(error) => return api_error(error),
-    };
+    let body = api
+        .get_json(&["weather"], &query)
+        .await
+        .map_err(|error| error.to_string())?;
     let Some(temperature) = body.get("temperature").filter(|t| t.is_number()) else {
-        return tool_error(format!(
+        return Err(format!(
             "the weather API sent no numeric `temperature`: {body}"
         ));
     };
-    structured(&CurrentWeather {
-        city: body["city"].as_str().unwrap_or(&args.city).to_owned(),
+    Ok(CurrentWeather {
+        city: body["city"].as_str().unwrap_or(city).to_owned(),
         temperature: temperature.clone(),
         conditions: body["conditions"].as_str().unwrap_or("unknown").to_owned(),
-        units: args.units,
+        units,
         humidity: body.get("humidity").filter(|h| h.is_number()).cloned(),
     })
 }
@@ -136,7 +161,7 @@ mod tests {
     async fn passes_humidity_through_and_defaults_the_city() {
         let api = WeatherApi::new(answer_once(json!({"temperature": 59.5, "humidity": 80})).await);
         let args = call_args(json!({"city": "Oslo", "units": "imperial"}));
-        let result = handle_call(&api, args).await;
+        let result = handle_call(&api, args, &ToolContext::silent()).await;
         assert_eq!(result.is_error, Some(false));
         assert_eq!(
             result.structured_content,
@@ -150,7 +175,12 @@ mod tests {
     #[tokio::test]
     async fn a_body_without_a_numeric_temperature_is_a_tool_error() {
         let api = WeatherApi::new(answer_once(json!({"temperature": "warm"})).await);
-        let result = handle_call(&api, call_args(json!({"city": "Oslo"}))).await;
+        let result = handle_call(
+            &api,
+            call_args(json!({"city": "Oslo"})),
+            &ToolContext::silent(),
+        )
+        .await;
         assert_eq!(result.is_error, Some(true));
     }
 }

@@ -5,8 +5,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::ToolContext;
 use super::support::{api_error, api_tool, parse_args, structured, tool_error};
-use crate::api::WeatherApi;
+use crate::{api::WeatherApi, policy::ToolPolicy};
 
 pub const NAME: &str = "forecast";
 const MAX_DAYS: u8 = 7;
@@ -28,6 +29,11 @@ struct Forecast {
     days: Vec<Value>,
 }
 
+/// Who may call it and its limits: the protocol's defaults.
+pub fn policy() -> ToolPolicy {
+    ToolPolicy::requiring(&["weather:read"])
+}
+
 /// The tool as `tools/list` shows it.
 pub fn tool_definition() -> Tool {
     let tool = api_tool::<Args, Forecast>(
@@ -47,7 +53,11 @@ pub fn tool_definition() -> Tool {
 }
 
 /// Calls the API and shapes its answer.
-pub async fn handle_call(api: &WeatherApi, args: JsonObject) -> CallToolResult {
+pub async fn handle_call(
+    api: &WeatherApi,
+    args: JsonObject,
+    _context: &ToolContext,
+) -> CallToolResult {
     let args: Args = match parse_args(NAME, args) {
         Ok(args) => args,
         Err(invalid) => return invalid,

@@ -1,15 +1,23 @@
-//! The tools, one self-contained module each: `tool_definition()` and `handle_call(api,
-//! args)`. Adding a tool is adding a module and a line in [`definitions`] and [`call`].
+//! The tools, one self-contained module each: `tool_definition()`, `policy()` (who may call
+//! it, its limits) and `handle_call(api, args, context)`, with [`ToolHooks`] around every
+//! call. Adding a tool is adding a module and a line in [`definitions`], [`policies`] and
+//! [`call`].
 
+pub mod context;
+pub mod hooks;
 mod support;
 
 pub mod current_weather;
 pub mod forecast;
 pub mod weather_alerts;
+pub mod weather_report;
 
 use rmcp::model::{CallToolResult, JsonObject, Tool};
 
-use crate::api::WeatherApi;
+pub use context::{ToolContext, ToolEvent};
+pub use hooks::ToolHooks;
+
+use crate::{api::WeatherApi, policy::ToolPolicy};
 
 /// Every tool, as `tools/list` shows them.
 pub fn definitions() -> Vec<Tool> {
@@ -17,15 +25,39 @@ pub fn definitions() -> Vec<Tool> {
         current_weather::tool_definition(),
         forecast::tool_definition(),
         weather_alerts::tool_definition(),
+        weather_report::tool_definition(),
     ]
 }
 
+/// Every tool's policy, as its module declares it.
+pub fn policies() -> Vec<(&'static str, ToolPolicy)> {
+    vec![
+        (current_weather::NAME, current_weather::policy()),
+        (forecast::NAME, forecast::policy()),
+        (weather_alerts::NAME, weather_alerts::policy()),
+        (weather_report::NAME, weather_report::policy()),
+    ]
+}
+
+/// The hooks of the tool called `name`. Every module here keeps the defaults; a module that
+/// needs one implements [`ToolHooks`] and is named here.
+pub fn hooks(name: &str) -> &'static dyn ToolHooks {
+    let _ = name;
+    &hooks::NoHooks
+}
+
 /// Runs the tool called `name`; `None` if there is none.
-pub async fn call(api: &WeatherApi, name: &str, args: JsonObject) -> Option<CallToolResult> {
+pub async fn call(
+    api: &WeatherApi,
+    name: &str,
+    args: JsonObject,
+    context: &ToolContext,
+) -> Option<CallToolResult> {
     Some(match name {
-        current_weather::NAME => current_weather::handle_call(api, args).await,
-        forecast::NAME => forecast::handle_call(api, args).await,
-        weather_alerts::NAME => weather_alerts::handle_call(api, args).await,
+        current_weather::NAME => current_weather::handle_call(api, args, context).await,
+        forecast::NAME => forecast::handle_call(api, args, context).await,
+        weather_alerts::NAME => weather_alerts::handle_call(api, args, context).await,
+        weather_report::NAME => weather_report::handle_call(api, args, context).await,
         _ => return None,
     })
 }
@@ -46,6 +78,7 @@ mod tests {
                 ("current_weather".to_owned(), serde_json::json!(["city"])),
                 ("forecast".to_owned(), serde_json::json!(["city", "days"])),
                 ("weather_alerts".to_owned(), serde_json::json!(["region"])),
+                ("weather_report".to_owned(), serde_json::json!(["cities"])),
             ]
         );
     }
@@ -56,13 +89,18 @@ mod tests {
         // Nothing listens on port 9: each call fails fast, as a tool error.
         let api = WeatherApi::new("http://127.0.0.1:9");
         for tool in definitions() {
-            let result = call(&api, &tool.name, JsonObject::new()).await;
+            let result = call(&api, &tool.name, JsonObject::new(), &ToolContext::silent()).await;
             assert!(result.is_some(), "{}", tool.name);
         }
         assert!(
-            call(&api, "no_such_tool", JsonObject::new())
-                .await
-                .is_none()
+            call(
+                &api,
+                "no_such_tool",
+                JsonObject::new(),
+                &ToolContext::silent()
+            )
+            .await
+            .is_none()
         );
     }
 

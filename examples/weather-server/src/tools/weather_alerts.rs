@@ -5,8 +5,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::ToolContext;
 use super::support::{api_error, api_tool, parse_args, tool_error};
-use crate::api::WeatherApi;
+use crate::{api::WeatherApi, policy::ToolPolicy};
 
 pub const NAME: &str = "weather_alerts";
 
@@ -22,6 +23,11 @@ struct Alerts {
     region: String,
     /// `{severity, title}` per active alert.
     alerts: Vec<Value>,
+}
+
+/// Who may call it and its limits: the protocol's defaults.
+pub fn policy() -> ToolPolicy {
+    ToolPolicy::requiring(&["weather:read", "alerts:read"])
 }
 
 /// The tool as `tools/list` shows it.
@@ -43,7 +49,11 @@ pub fn tool_definition() -> Tool {
 }
 
 /// Calls the API and writes one line per alert.
-pub async fn handle_call(api: &WeatherApi, args: JsonObject) -> CallToolResult {
+pub async fn handle_call(
+    api: &WeatherApi,
+    args: JsonObject,
+    _context: &ToolContext,
+) -> CallToolResult {
     let args: Args = match parse_args(NAME, args) {
         Ok(args) => args,
         Err(invalid) => return invalid,
