@@ -13,7 +13,11 @@ use mcp_assured::{
         matchers::{method, path_regex},
     },
 };
-use mcp_assured_tests::{example_server_binary, peers::SELFTEST_SERVER};
+use mcp_assured_tests::{
+    example_server_binary,
+    hybrid_faults::{self, HybridFault},
+    peers::SELFTEST_SERVER,
+};
 use serde_json::{Value, json};
 use weather_server::rest::RestOptions;
 
@@ -405,6 +409,90 @@ fn check_rest_reports_the_parity_of_a_hybrid_server() {
         xml.contains(r#"<failure message="forecast: /properties/days/maximum: MCP 7, REST 14""#),
         "{xml}"
     );
+}
+
+/// The example hybrid server (with `fault` in front, from `mcp_assured_tests::hybrid_faults`)
+/// on a runtime of its own, its API answering as the hybrid checks' tests have it.
+fn hybrid_with_fault(fault: HybridFault) -> Hybrid {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (base, backend) = runtime.block_on(async {
+        let backend = MockServer::start().await;
+        hybrid_faults::mount_api(&backend).await;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let app = hybrid_faults::app(
+            &backend.uri(),
+            fault,
+            tokio_util::sync::CancellationToken::new(),
+        );
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        (base, backend)
+    });
+    Hybrid {
+        base,
+        _backend: backend,
+        _runtime: runtime,
+    }
+}
+
+/// `check --rest` runs the hybrid checks with what they need from the command line: a token
+/// of known scopes, a call known to run long, and arguments; every check passes on the
+/// server as it is, and `hybrid.permissions` fails on one that ignores them. The token
+/// never shows.
+#[test]
+fn check_rest_runs_the_hybrid_checks_with_a_limited_token_and_a_slow_call() {
+    let statuses = |fault: HybridFault| {
+        let server = hybrid_with_fault(fault);
+        let mcp = format!("{}/mcp", server.base);
+        let output = mcp_assured(&[
+            "check",
+            "--no-server-tests",
+            "--json",
+            "--bearer-token",
+            hybrid_faults::ROOT_TOKEN,
+            "--rest",
+            &server.base,
+            "--limited-token",
+            hybrid_faults::READER_TOKEN,
+            "--limited-scopes",
+            "weather:read",
+            "--slow-call",
+            r#"forecast={"city":"London","days":2}"#,
+            "--tool-args",
+            r#"weather_report={"cities":["London","Oslo"]}"#,
+            &mcp,
+        ]);
+        let text = stdout(&output);
+        assert!(!text.contains("\"reader\""), "{text}");
+        let report: Value = serde_json::from_str(&text).unwrap();
+        let statuses: Vec<(String, String)> = report["hybrid_checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|entry| {
+                (
+                    entry["name"].as_str().unwrap().to_owned(),
+                    entry["status"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        (output.status.code(), statuses, text)
+    };
+    let (code, checks, text) = statuses(HybridFault::None);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        checks.iter().all(|(_, status)| status == "passed"),
+        "{text}"
+    );
+    assert_eq!(checks.len(), 6, "{text}");
+    let (code, checks, text) = statuses(HybridFault::IgnoresPermissions);
+    assert_eq!(code, Some(1), "{text}");
+    let failed: Vec<&str> = checks
+        .iter()
+        .filter(|(_, status)| status == "failed")
+        .map(|(name, _)| name.as_str())
+        .collect();
+    assert_eq!(failed, ["hybrid.permissions"], "{text}");
 }
 
 /// `--bearer-token` reaches both sides, parity.auth tries both without it and with a wrong

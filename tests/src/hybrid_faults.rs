@@ -17,6 +17,10 @@ use axum::{
     middleware::{self, Next},
     response::Response,
 };
+use mcp_assured::wiremock::{
+    Mock, MockServer, ResponseTemplate,
+    matchers::{method, path, path_regex},
+};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 use weather_server::{WeatherServer, policy::Policies, rest::RestOptions};
@@ -86,6 +90,36 @@ pub fn policy(fault: HybridFault) -> Value {
         "current_weather": {"limits": {"maxConcurrency": 1, "onConcurrencyLimit": current_on_limit}},
         "weather_alerts": {"limits": {"maxPayloadSize": alerts_payload}},
     })
+}
+
+/// The weather API the server calls, as the hybrid checks' tests have it: `/weather` after
+/// 200 ms (so that calls overlap and streams take time), `/forecast` after 2 s (past
+/// `forecast`'s `maxExecutionTime`), `/alerts` at once.
+pub async fn mount_api(backend: &MockServer) {
+    let answers = [
+        (
+            "/weather",
+            json!({"city": "London", "temperature": 15, "conditions": "cloudy"}),
+            200,
+        ),
+        ("/forecast", json!({"city": "London", "days": []}), 2000),
+    ];
+    for (route, body, delay) in answers {
+        Mock::given(method("GET"))
+            .and(path(route))
+            .respond_with(
+                ResponseTemplate::new(200)
+                    .set_body_json(body)
+                    .set_delay(std::time::Duration::from_millis(delay)),
+            )
+            .mount(backend)
+            .await;
+    }
+    Mock::given(method("GET"))
+        .and(path_regex("^/alerts/"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"alerts": []})))
+        .mount(backend)
+        .await;
 }
 
 /// The scoped tokens: [`READER_TOKEN`] grants `weather:read`.

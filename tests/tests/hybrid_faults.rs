@@ -3,53 +3,20 @@
 //! `mcp_assured_tests::hybrid_faults`): each fault fails its check, and only its own; the
 //! server without a fault passes them all.
 
-use std::time::Duration;
-
 use mcp_assured::{
     Credentials, McpAssured, McpClient,
     checks::{HYBRID_CHECKS, HybridOptions, check_hybrid_with},
     fixture::ServerProcess,
     mcp_test,
     report::{Report, Status},
-    wiremock::{
-        Mock, MockServer, ResponseTemplate,
-        matchers::{method, path, path_regex},
-    },
+    wiremock::MockServer,
 };
-use mcp_assured_tests::hybrid_faults::{READER_TOKEN, ROOT_TOKEN};
+use mcp_assured_tests::hybrid_faults::{READER_TOKEN, ROOT_TOKEN, mount_api};
 use serde_json::json;
-
-/// The API: `/weather` after 200 ms, `/forecast` after 2 s, `/alerts` at once.
-async fn the_api(backend: &MockServer) {
-    let answers = [
-        (
-            "/weather",
-            json!({"city": "London", "temperature": 15, "conditions": "cloudy"}),
-            200,
-        ),
-        ("/forecast", json!({"city": "London", "days": []}), 2000),
-    ];
-    for (route, body, delay) in answers {
-        Mock::given(method("GET"))
-            .and(path(route))
-            .respond_with(
-                ResponseTemplate::new(200)
-                    .set_body_json(body)
-                    .set_delay(Duration::from_millis(delay)),
-            )
-            .mount(backend)
-            .await;
-    }
-    Mock::given(method("GET"))
-        .and(path_regex("^/alerts/"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"alerts": []})))
-        .mount(backend)
-        .await;
-}
 
 /// The hybrid checks as a user of this server would run them.
 async fn hybrid_report(client: &McpClient, server: &ServerProcess, backend: &MockServer) -> Report {
-    the_api(backend).await;
+    mount_api(backend).await;
     let rest = McpAssured::rest()
         .base_uri(format!("http://127.0.0.1:{}", server.port().unwrap()))
         .bearer_token(ROOT_TOKEN)

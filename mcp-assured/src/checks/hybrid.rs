@@ -142,21 +142,9 @@ pub async fn check_hybrid_with(
     options: &HybridOptions,
 ) -> Report {
     let mut report = Recorder::new(HYBRID_SUITE, None);
-    let (mcp_tools, rest_tools) = match (mcp.list_tools().await, rest.list_tools().await) {
-        (Ok(mcp_tools), Ok(rest_tools)) => (mcp_tools.to_vec(), rest_tools.tools),
-        (mcp_tools, rest_tools) => {
-            let reason = [
-                mcp_tools
-                    .err()
-                    .map(|e| format!("MCP tools/list failed: {e}")),
-                rest_tools
-                    .err()
-                    .map(|e| format!("REST GET /mcp/tools failed: {e}")),
-            ]
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>()
-            .join("; ");
+    let (mcp_tools, rest_tools) = match super::parity::both_lists(mcp, rest).await {
+        Ok(lists) => lists,
+        Err(reason) => {
             report.fail(HYBRID_CHECKS[0], reason);
             for name in &HYBRID_CHECKS[1..] {
                 report.skip(name, "the tool lists could not be read");

@@ -109,21 +109,9 @@ pub async fn check_parity_with(
     options: &ParityOptions,
 ) -> Report {
     let mut report = Recorder::new(PARITY_SUITE, None);
-    let (mcp_tools, rest_tools) = match (mcp.list_tools().await, rest.list_tools().await) {
-        (Ok(mcp_tools), Ok(rest_tools)) => (mcp_tools, rest_tools.tools),
-        (mcp_tools, rest_tools) => {
-            let reason = [
-                mcp_tools
-                    .err()
-                    .map(|e| format!("MCP tools/list failed: {e}")),
-                rest_tools
-                    .err()
-                    .map(|e| format!("REST GET /mcp/tools failed: {e}")),
-            ]
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>()
-            .join("; ");
+    let (mcp_tools, rest_tools) = match both_lists(mcp, rest).await {
+        Ok(lists) => lists,
+        Err(reason) => {
             report.fail(PARITY_CHECKS[0], reason);
             for name in &PARITY_CHECKS[1..] {
                 report.skip(name, "the tool lists could not be compared");
@@ -139,6 +127,28 @@ pub async fn check_parity_with(
     compare_auth(mcp, rest, &mut report).await;
     compare_metadata(&rest_tools, &pairs, &mut report);
     report.finish()
+}
+
+/// The tools of both faces, or why either list could not be read.
+pub(super) async fn both_lists(
+    mcp: &McpClient,
+    rest: &RestClient,
+) -> Result<(Vec<Tool>, Vec<RestTool>), String> {
+    match (mcp.list_tools().await, rest.list_tools().await) {
+        (Ok(mcp_tools), Ok(rest_tools)) => Ok((mcp_tools.to_vec(), rest_tools.tools)),
+        (mcp_tools, rest_tools) => Err([
+            mcp_tools
+                .err()
+                .map(|e| format!("MCP tools/list failed: {e}")),
+            rest_tools
+                .err()
+                .map(|e| format!("REST GET /mcp/tools failed: {e}")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join("; ")),
+    }
 }
 
 /// `parity.metadata`: what each REST tool declares is well formed, and the same over MCP

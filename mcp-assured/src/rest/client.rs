@@ -188,15 +188,7 @@ impl RestClient {
         params: Value,
         context: Option<ExecutionContext>,
     ) -> Result<Execution> {
-        if !params.is_object() {
-            return Err(Error::invalid(
-                format!("params for `{name}`"),
-                format!(
-                    "they must be a JSON object, not `{}`",
-                    excerpt(&params.to_string())
-                ),
-            ));
-        }
+        params_are_an_object(name, &params)?;
         let request = format!("POST /mcp/tools/{name}/execute");
         // The server answers `TIMEOUT_ERROR` at the context's timeout: wait a margin past it.
         let timeout = match context.as_ref().and_then(|context| context.timeout) {
@@ -276,15 +268,7 @@ impl RestClient {
         name: &str,
         params: Value,
     ) -> Result<super::ExecutionStream> {
-        if !params.is_object() {
-            return Err(Error::invalid(
-                format!("params for `{name}`"),
-                format!(
-                    "they must be a JSON object, not `{}`",
-                    excerpt(&params.to_string())
-                ),
-            ));
-        }
+        params_are_an_object(name, &params)?;
         let request = format!("POST /mcp/tools/{name}/execute (streamed)");
         let path = format!("/mcp/tools/{}/execute", encode_segment(name));
         let started = std::time::Instant::now();
@@ -422,6 +406,20 @@ fn http_error(
         content_type,
         body: excerpt(body),
     }
+}
+
+/// `params` for `name` must be a JSON object.
+fn params_are_an_object(name: &str, params: &Value) -> Result<()> {
+    if params.is_object() {
+        return Ok(());
+    }
+    Err(Error::invalid(
+        format!("params for `{name}`"),
+        format!(
+            "they must be a JSON object, not `{}`",
+            excerpt(&params.to_string())
+        ),
+    ))
 }
 
 /// `name` as one path segment: characters outside the unreserved set percent-encoded.

@@ -241,7 +241,8 @@ impl Runner {
     }
 }
 
-fn text_of(result: &CallToolResult) -> String {
+/// The text of every text block of `result`, one a line.
+pub(crate) fn text_of(result: &CallToolResult) -> String {
     result
         .content
         .iter()

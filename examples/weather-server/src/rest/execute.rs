@@ -14,7 +14,10 @@ use serde_json::{Value, json};
 
 use super::{Drift, Rest, envelope::Envelope, stream};
 use crate::{
-    policy::{Refusal, code, runner::Request},
+    policy::{
+        Refusal, code,
+        runner::{Request, text_of},
+    },
     tools::{self, ToolContext, hooks::Face},
 };
 
@@ -257,13 +260,4 @@ fn result_value(result: &CallToolResult) -> Value {
         .structured_content
         .clone()
         .unwrap_or_else(|| Value::String(text_of(result)))
-}
-
-fn text_of(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|block| block.as_text().map(|text| text.text.clone()))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
