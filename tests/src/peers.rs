@@ -99,6 +99,14 @@ pub fn python_file_tools_server_script() -> PathBuf {
     sources_dir().join("file_tools_server.py")
 }
 
+/// Path of `tests/peers/slow_tools_server.py`, a server on the Python SDK's `MCPServer`
+/// whose tools outlast a per-call timeout: one slow by design that reports progress, one that
+/// hangs, and two open-world ones, one whose first call waits on an outside system and one
+/// that never answers: run it with [`python`].
+pub fn python_slow_tools_server_script() -> PathBuf {
+    sources_dir().join("slow_tools_server.py")
+}
+
 /// Path of a venv's `python` that has the pinned `mcp` SDK, installing it first if needed.
 ///
 /// # Panics

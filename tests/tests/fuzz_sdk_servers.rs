@@ -5,7 +5,9 @@
 //! that answers what no client can read (a lone UTF-16 surrogate) is blamed alone, never the
 //! correct tools whose calls were in flight beside it; deliberate tool errors are no finding.
 //! File tools that answer the paths they were asked about leak nothing; a server naming its
-//! own source file does.
+//! own source file does. A hang is no failure of a tool slow by design that reports progress
+//! on other inputs, nor of an open-world tool answered when sent again alone; any other hang
+//! fails.
 
 #![allow(deprecated)] // roots are SEP-2577-deprecated; sessions of 2025-11-25 have them
 
@@ -192,4 +194,75 @@ async fn paths_the_caller_named_are_no_leak_and_the_servers_own_source_path_is()
         ("mcp-assured rules", "MA-NO-INTERNALS")
     );
     client.close().await.unwrap();
+}
+
+/// Fuzzes `tools` of slow_tools_server.py with a 1 s per-call timeout.
+async fn fuzzed_slow_tools(tools: &[&str], seed: u64) -> Report {
+    let client = McpAssured::client()
+        .command(peers::python())
+        .arg(peers::python_slow_tools_server_script())
+        .build()
+        .await
+        .unwrap();
+    let mut fuzz = client
+        .fuzz()
+        .seed(seed)
+        .cases(20)
+        .call_timeout(Duration::from_secs(1));
+    for tool in tools {
+        fuzz = fuzz.tool(*tool);
+    }
+    let report = fuzz.run().await;
+    client.close().await.unwrap();
+    report
+}
+
+/// `long_job` sleeps `duration / steps` before each progress notification: a long
+/// `duration` sends neither answer nor progress within the per-call timeout, yet the server
+/// answers a ping and the same tool reported progress on shorter jobs: slow by design (a
+/// warning), not hung. `stuck_search`, which never reports progress, still hangs (a failure).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_that_reports_progress_elsewhere_is_slow_by_design_where_it_sent_none_in_time() {
+    let report = fuzzed_slow_tools(&["long_job", "stuck_search"], 1).await;
+    assert!(
+        report.entry("fuzz.tools.long_job.hang").is_none(),
+        "{report}"
+    );
+    assert!(
+        not_passed(&report, "long_job")
+            .iter()
+            .all(|entry| entry.status == Status::Warned),
+        "{report}"
+    );
+    let slow = report
+        .entry("fuzz.tools.long_job.slow")
+        .unwrap_or_else(|| panic!("a job longer than the timeout is slow: {report}"));
+    // "slow by design, not hung"; or, when a job also outlasted the cap on a call's time
+    // while reporting progress, that warning ("slow by design, or slower than it should be").
+    assert!(slow.message.contains("slow by design"), "{}", slow.message);
+    let hang = report
+        .entry("fuzz.tools.stuck_search.hang")
+        .unwrap_or_else(|| panic!("the planted hang is found: {report}"));
+    assert_eq!(hang.status, Status::Failed, "{report}");
+}
+
+/// An open-world tool (`openWorldHint: true`) waits on systems outside the server: a hang of
+/// `fetch_page`'s, whose first call waits on one that never answers, is sent again alone and
+/// answered, so it is a warning naming the outside world, not a failure; `fetch_unreachable`
+/// hangs every time alone too, and stays a hang.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_open_world_tool_that_hung_once_but_answers_alone_is_a_warning() {
+    let report = fuzzed_slow_tools(&["fetch_page", "fetch_unreachable"], 1).await;
+    let once = not_passed(&report, "fetch_page");
+    assert_eq!(once.len(), 1, "{report}");
+    assert_eq!(once[0].status, Status::Warned, "{report}");
+    assert!(
+        once[0].message.contains("open-world"),
+        "{}",
+        once[0].message
+    );
+    let hang = report
+        .entry("fuzz.tools.fetch_unreachable.hang")
+        .unwrap_or_else(|| panic!("a tool that never answers hangs: {report}"));
+    assert_eq!(hang.status, Status::Failed, "{report}");
 }

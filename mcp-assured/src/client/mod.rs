@@ -356,13 +356,14 @@ impl McpClient {
     #[cfg(any(feature = "fuzz", feature = "checks"))]
     pub(crate) fn progress_seen(&self, token: &rmcp::model::ProgressToken) -> usize {
         let token = serde_json::to_value(token).unwrap_or(Value::Null);
-        self.notifications()
-            .iter()
-            .filter(|notification| {
+        self.shared
+            .harness
+            .state
+            .notifications
+            .count(|notification| {
                 notification.method == "notifications/progress"
                     && notification.params.get("progressToken") == Some(&token)
             })
-            .count()
     }
 
     /// Sends any request and returns it in flight (see [`request`](Self::request)).

@@ -44,6 +44,15 @@ impl NotificationLog {
         self.lock().iter().map(|e| e.notification.clone()).collect()
     }
 
+    /// How many notifications match `wanted`, counted in place (a long run's log is big).
+    #[cfg(feature = "fuzz")]
+    pub(crate) fn count(&self, wanted: impl Fn(&Notification) -> bool) -> usize {
+        self.lock()
+            .iter()
+            .filter(|e| wanted(&e.notification))
+            .count()
+    }
+
     pub(crate) fn drain(&self) -> Vec<Notification> {
         self.lock()
             .drain(..)

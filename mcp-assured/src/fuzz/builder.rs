@@ -404,6 +404,7 @@ impl Fuzz {
             calls: Default::default(),
             failures: Default::default(),
             subjects_done: Default::default(),
+            reporting_progress: Default::default(),
         };
         let subjects = runs.len();
         let work = join_all(runs.into_iter().map(|(subject, generator)| {

@@ -43,7 +43,7 @@
 //! | `property` | a property of yours does not hold | |
 //! | `crash_as_tool_error` | an `isError` result that is an SDK's answer to a crash (below) | |
 //! | `wire_schema` | the result breaks the official JSON schema of the revision spoken | the same |
-//! | `slow` (a warning) | progress kept coming, but no answer within six per-call timeouts | the same |
+//! | `slow` (a warning) | progress kept coming, but no answer within six per-call timeouts; or a hang excused (below) | the same |
 //!
 //! Findings fail their entry, except where the specification only says SHOULD (a prompt
 //! serving a missing required argument) and an extra property accepted (zod and pydantic
@@ -95,6 +95,15 @@
 //! getting on (server-everything's `trigger-long-running-operation`) is answered in time or,
 //! at the cap, cancelled and reported `slow`, a warning with the progress seen, never a hang.
 //! One that stops sending progress and then stays silent a whole timeout hung.
+//!
+//! Two hangs on a server that answers a `ping` right after are excused as `slow`, saying why,
+//! once every subject has sent the rest: one of a subject that reported progress on other
+//! calls of the run (slow by design, and it tells so, only not within one timeout on this
+//! input: a long `duration` of `trigger-long-running-operation`); and one of a tool annotated
+//! `openWorldHint: true` that, sent again alone up to twice, is answered (its answer waits on
+//! outside systems, which were slow or unreachable: a DNS lookup that took the whole timeout).
+//! An open-world tool that hangs every time alone, or a subject that never reported progress,
+//! hung.
 //!
 //! Calls go out [`DEFAULT_CONCURRENCY`] at a time. A crash takes every call in flight with
 //! it, so each of those is sent again alone to tell the input that killed the server; a

@@ -38,7 +38,7 @@ pub(crate) struct Failure {
 }
 
 impl Failure {
-    fn new(kind: FindingKind, what: impl Into<String>) -> Failure {
+    pub(crate) fn new(kind: FindingKind, what: impl Into<String>) -> Failure {
         Failure {
             kind,
             property: None,

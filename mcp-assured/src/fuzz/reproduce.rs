@@ -214,6 +214,7 @@ mod tests {
             input_schema: json!({"type": "object"}),
             output_schema: None,
             destructive: false,
+            open_world: false,
         }
     }
 

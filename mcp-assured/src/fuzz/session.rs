@@ -30,6 +30,8 @@ pub(crate) enum Outcome {
         /// What the server (a child process) wrote to stderr while the call ran, when the
         /// result is a tool error and it wrote anything.
         stderr: Option<String>,
+        /// How many progress notifications came about the call before its answer.
+        progress: usize,
     },
     /// A JSON-RPC error came back.
     Refused {
@@ -88,6 +90,28 @@ impl Outcome {
         matches!(
             self,
             Outcome::Crashed { .. } | Outcome::Broken { lost: true, .. }
+        )
+    }
+
+    /// Whether the server reported progress about the call: answered after progress
+    /// notifications, or still sending them when the cap ran out.
+    pub(crate) fn reported_progress(&self) -> bool {
+        match self {
+            Outcome::Answered { progress, .. } => *progress > 0,
+            Outcome::Slow { .. } => true,
+            _ => false,
+        }
+    }
+
+    /// Whether the call hung on a server that answered a `ping` right after it: the hang is
+    /// the input's (or the tool's), not a server stuck behind another call.
+    pub(crate) fn hung_on_a_live_server(&self) -> bool {
+        matches!(
+            self,
+            Outcome::Hung {
+                stuck: Some(false),
+                ..
+            }
         )
     }
 }
@@ -362,6 +386,7 @@ impl Session {
                     result,
                     elapsed,
                     stderr,
+                    progress: token.map_or(0, |token| client.progress_seen(&token)),
                 }
             }
             Err(Error::JsonRpc {
@@ -392,6 +417,7 @@ impl Session {
                 result: serde_json::json!({"resultType": "input_required"}),
                 elapsed: started.elapsed(),
                 stderr: None,
+                progress: 0,
             },
             Err(error @ (Error::Undecodable { .. } | Error::UnexpectedResponse { .. })) => {
                 Outcome::Broken {

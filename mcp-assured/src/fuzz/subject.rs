@@ -15,6 +15,9 @@ pub(crate) enum Subject {
         input_schema: Value,
         output_schema: Option<Value>,
         destructive: bool,
+        /// Its annotations say `openWorldHint: true` (explicitly): its answers wait on
+        /// systems outside the server (the web, a remote API).
+        open_world: bool,
     },
     /// A resource template; its variables are strings.
     Template { uri_template: String },
@@ -74,11 +77,13 @@ impl Subject {
             .pointer("/annotations/destructiveHint")
             .and_then(Value::as_bool)
             .unwrap_or(false);
+        let open_world = tool.pointer("/annotations/openWorldHint") == Some(&Value::Bool(true));
         Some(Subject::Tool {
             name,
             input_schema,
             output_schema: tool.get("outputSchema").cloned(),
             destructive,
+            open_world,
         })
     }
 
@@ -135,6 +140,17 @@ impl Subject {
             self,
             Subject::Tool {
                 destructive: true,
+                ..
+            }
+        )
+    }
+
+    /// Whether it is a tool whose annotations say `openWorldHint: true`.
+    pub(crate) fn is_open_world(&self) -> bool {
+        matches!(
+            self,
+            Subject::Tool {
+                open_world: true,
                 ..
             }
         )
@@ -200,4 +216,21 @@ fn strings_object<'a>(fields: impl Iterator<Item = (&'a str, bool)>, non_empty: 
         }
     }
     json!({"type": "object", "properties": properties, "required": required})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tool_is_open_world_only_when_its_annotations_say_so_explicitly() {
+        let tool = |annotations: Value| {
+            Subject::tool(&json!({"name": "fetch", "annotations": annotations})).unwrap()
+        };
+        assert!(tool(json!({"openWorldHint": true})).is_open_world());
+        // The protocol's default is `true`, but an unsaid hint says nothing of the tool.
+        assert!(!tool(json!({})).is_open_world());
+        assert!(!tool(json!({"openWorldHint": false})).is_open_world());
+        assert!(!tool(json!({"openWorldHint": "true"})).is_open_world());
+    }
 }

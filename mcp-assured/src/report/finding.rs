@@ -46,7 +46,9 @@ pub enum FindingKind {
     /// result without `resultType`, say), which the SDKs' clients refuse.
     WireSchema,
     /// No answer within the cap on a call's time (six per-call timeouts), though the server
-    /// kept sending progress about it: slow, not hung. A warning (strict fails it).
+    /// kept sending progress about it: slow, not hung. Or a hang excused: of a subject that
+    /// reported progress on other calls (slow by design), or of an open-world tool answered
+    /// when sent again alone (its outside world was slow). A warning (strict fails it).
     Slow,
 }
 

@@ -3,7 +3,7 @@
 //! the first failure of each kind shrunk to the smallest input that still fails.
 
 use std::{
-    collections::BTreeMap,
+    collections::{BTreeMap, BTreeSet},
     sync::atomic::{AtomicBool, AtomicU32, Ordering},
     time::{Duration, Instant},
 };
@@ -28,11 +28,13 @@ use crate::{
     transport::Reached,
 };
 
+mod excuse;
 mod resolve;
 mod sample;
 mod shrink;
 
 use self::{
+    excuse::excuse_hang,
     resolve::{describe, is_stuck, resolve, send_checked},
     sample::{Sampled, sample},
     shrink::shrink,
@@ -68,6 +70,9 @@ pub(crate) struct Context<'a> {
     pub(crate) failures: std::sync::atomic::AtomicU64,
     /// Subjects finished, for progress.
     pub(crate) subjects_done: std::sync::atomic::AtomicUsize,
+    /// The subjects that reported progress about a call: evidence that one of their hangs
+    /// is slowness by design ([`excuse_hang`]).
+    pub(crate) reporting_progress: std::sync::Mutex<BTreeSet<(SubjectKind, String)>>,
 }
 
 /// What fuzzing one subject found.
@@ -134,9 +139,25 @@ impl Context<'_> {
         let (method, params) = subject.request(&case.arguments);
         // Only valid input's tool error can be a crash answered as one.
         let watch_stderr = case.invalidity().is_none();
-        self.session
+        let outcome = self
+            .session
             .call(method, &params, timeout, watch_stderr)
-            .await
+            .await;
+        if outcome.reported_progress() {
+            self.reporting_progress
+                .lock()
+                .expect("never poisoned")
+                .insert((subject.kind(), subject.name().to_owned()));
+        }
+        outcome
+    }
+
+    /// Whether `subject` reported progress about any call so far.
+    fn reported_progress(&self, subject: &Subject) -> bool {
+        self.reporting_progress
+            .lock()
+            .expect("never poisoned")
+            .contains(&(subject.kind(), subject.name().to_owned()))
     }
 }
 
@@ -217,7 +238,22 @@ pub(crate) async fn fuzz_subject(
     // flight to end, a hang's for its whole timeout, and holds back every other call while
     // it waits.
     context.all_sent.wait().await;
-    for shrunk in shrunk {
+    let mut excused = Vec::new();
+    for mut one in std::mem::take(&mut shrunk) {
+        if excuse_hang(context, &oracle, &mut one.smallest).await {
+            excused.push(one);
+        } else {
+            shrunk.push(one);
+        }
+    }
+    // A hang excused as slow, beside a call slow of its own (or one replayed): the latter's
+    // warning says it.
+    excused.retain(|one| {
+        let failure = &one.smallest.failure;
+        !run.has(failure.kind, &failure.property)
+            && !shrunk.iter().any(|s| s.smallest.failure.same_as(failure))
+    });
+    for shrunk in shrunk.into_iter().chain(excused) {
         let alone = reproduced_alone(context, &oracle, &shrunk.smallest).await;
         if alone == Alone::NotTheSubjects {
             continue;
@@ -302,7 +338,8 @@ enum Alone {
 /// its subject only when it fails the same way. With calls in flight together, one call's
 /// undecodable answer can fail the others, a server may mix answers up, and stderr is the
 /// server's, not a call's. A crash was told alone already ([`resolve`]), and a hang would
-/// cost another timeout: both stand.
+/// cost another timeout: both stand (an open-world tool's hang [`excuse_hang`] sends again
+/// alone).
 async fn reproduced_alone(context: &Context<'_>, oracle: &Oracle<'_>, smallest: &Failed) -> Alone {
     if matches!(
         smallest.failure.kind,
