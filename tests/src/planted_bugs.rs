@@ -463,7 +463,9 @@ pub fn assert_every_bug_found(report: &Report, reached: Reached) {
     let search = finding_in(&findings, "search");
     assert_eq!(search.kind, FindingKind::Hang);
     let query = search.arguments["query"].as_str().unwrap();
-    let longest = if reached == Reached::InProcess { 1 } else { 3 };
+    // Shrinking a hang has a time budget (two call timeouts): on a loaded machine a child
+    // server's answers are slower and it may stop a step or two short of one character.
+    let longest = if reached == Reached::InProcess { 1 } else { 5 };
     assert!(
         !query.is_ascii() && query.chars().count() <= longest,
         "{search:#?}"
