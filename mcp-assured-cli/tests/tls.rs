@@ -68,7 +68,7 @@ fn list_trusts_a_ca_by_cacert_or_ssl_cert_file_and_insecure_trusts_any() {
             printed(&output)
         );
         assert!(
-            printed(&output).contains("tools (3):"),
+            printed(&output).contains("tools (4):"),
             "{}",
             printed(&output)
         );
@@ -104,7 +104,7 @@ fn check_rest_reaches_both_faces_over_https_with_cacert() {
     let parity = report["parity_checks"].as_array().unwrap();
     assert!(!parity.is_empty(), "{report}");
     assert_eq!(
-        parity[0]["message"], "the same 3 tools on both sides",
+        parity[0]["message"], "the same 4 tools on both sides",
         "{report}"
     );
     // `-k` applies to both faces too.
@@ -112,7 +112,7 @@ fn check_rest_reaches_both_faces_over_https_with_cacert() {
     let report: serde_json::Value = serde_json::from_slice(&untrusted.stdout)
         .unwrap_or_else(|error| panic!("{error}: {}", printed(&untrusted)));
     assert_eq!(
-        report["parity_checks"][0]["message"], "the same 3 tools on both sides",
+        report["parity_checks"][0]["message"], "the same 4 tools on both sides",
         "-k applies to both faces: {report}"
     );
 }

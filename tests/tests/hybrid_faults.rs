@@ -157,7 +157,7 @@ async fn a_tool_that_waits_where_it_declares_rejecting_fails(
         &report,
         "hybrid.max_concurrency",
         &[
-            "REST `current_weather`, 2 calls at once: all were running together",
+            "REST `current_weather`, 2 calls at once: all were in flight together",
             "none was refused with RATE_LIMIT_ERROR (maxConcurrency 1, onConcurrencyLimit reject)",
         ],
     );

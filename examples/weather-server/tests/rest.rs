@@ -12,7 +12,10 @@ use mcp_assured::{
     mcp_test,
     prelude::*,
     report::{Report, Status},
-    rest::{ErrorCode, Execution, ExecutionContext, RestClient, RestClientBuilder, VERSION_HEADER},
+    rest::{
+        ErrorCode, Execution, ExecutionContext, Priority, RestClient, RestClientBuilder,
+        VERSION_HEADER,
+    },
     wiremock::{
         Mock, MockServer, ResponseTemplate,
         matchers::{method, path, path_regex},
@@ -189,7 +192,14 @@ mod hybrid {
             .execute_with(
                 "current_weather",
                 args.clone(),
-                Some(ExecutionContext::new().session_id("session-123")),
+                // Accepted and not acted on: no sessions, users or queues of its own
+                // (docs/seed-differences.md).
+                Some(
+                    ExecutionContext::new()
+                        .session_id("session-123")
+                        .user_id("user-7")
+                        .priority(Priority::High),
+                ),
             )
             .await
             .unwrap();

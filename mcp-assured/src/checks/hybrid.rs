@@ -41,9 +41,9 @@ const LONGEST_WAIT: Duration = Duration::from_secs(60);
 const MOST_AT_ONCE: u32 = 16;
 /// The largest request `hybrid.max_payload_size` sends, in megabytes.
 const LARGEST_PAYLOAD_MB: f64 = 16.0;
-/// How long a call must take for timing to tell whether calls waited for a place, or
-/// whether a stream's lines came as they were written.
-const TELLING_DURATION: Duration = Duration::from_millis(50);
+/// How long a call must run at the server for timing to tell whether calls ran together or
+/// waited for a place, and a stream must take to tell whether its lines came as written.
+const TELLING_DURATION: Duration = Duration::from_millis(100);
 
 /// What the hybrid checks need beyond the two clients.
 #[derive(Debug, Clone, Default)]
@@ -134,8 +134,10 @@ pub async fn check_hybrid(mcp: &McpClient, rest: &RestClient) -> Report {
 ///   `notifications/progress` for the same call over MCP (skipped when no tool streams).
 ///
 /// The tools are the REST listing's that the MCP side lists too; their arguments are
-/// generated from their schemas unless given with [`HybridOptions::arguments`]. A limit is
-/// the REST listing's, else the MCP `_meta`'s, else the protocol's default.
+/// generated from their schemas unless given with [`HybridOptions::arguments`]. A tool
+/// annotated `destructiveHint: true` is called only with arguments given (or as a slow
+/// call). A limit is the REST listing's, else the MCP `_meta`'s, else the protocol's
+/// default.
 pub async fn check_hybrid_with(
     mcp: &McpClient,
     rest: &RestClient,
@@ -176,6 +178,9 @@ struct Subject<'a> {
     /// The REST listing's policy, else the MCP `_meta`'s.
     policy: ToolPolicy,
     arguments: Value,
+    /// Whether the checks may call it: not annotated `destructiveHint: true`, or given
+    /// arguments to call it with.
+    callable: bool,
 }
 
 impl<'a> Subject<'a> {
@@ -186,14 +191,33 @@ impl<'a> Subject<'a> {
         } else {
             ToolPolicy::of_mcp_tool(mcp)
         };
+        let destructive = mcp
+            .annotations
+            .as_ref()
+            .and_then(|annotations| annotations.destructive_hint)
+            == Some(true);
+        let given = options
+            .arguments
+            .iter()
+            .chain(&options.slow)
+            .any(|(name, _)| name.as_str() == rest.name);
         Self {
             name: &rest.name,
             rest,
             mcp,
             policy,
             arguments: options.arguments_for(mcp),
+            callable: given || !destructive,
         }
     }
+}
+
+/// Why a tool was not called.
+fn held_back(tool: &Subject<'_>) -> String {
+    format!(
+        "`{}` (destructiveHint: not called unless given arguments with HybridOptions::arguments)",
+        tool.name
+    )
 }
 
 fn outcome(report: &mut Recorder, name: &str, problems: &[String], fine: String) {
@@ -316,7 +340,7 @@ async fn permissions(
     let name = HYBRID_CHECKS[1];
     let guarded: Vec<&Subject<'_>> = tools
         .iter()
-        .filter(|tool| !tool.policy.permissions.is_empty())
+        .filter(|tool| tool.callable && !tool.policy.permissions.is_empty())
         .collect();
     if guarded.is_empty() {
         report.skip(name, "no tool declares permissions");
@@ -558,6 +582,10 @@ async fn concurrency(
     let mut unjudged = Vec::new();
     for tool in tools.iter().filter(|tool| tool.policy.declared) {
         let limits = tool.policy.limits;
+        if !tool.callable {
+            unjudged.push(held_back(tool));
+            continue;
+        }
         if limits.max_concurrency >= MOST_AT_ONCE {
             unjudged.push(format!(
                 "`{}` (maxConcurrency {} is more calls than this check sends at once)",
@@ -565,6 +593,13 @@ async fn concurrency(
             ));
             continue;
         }
+        let Some(server_time) = server_time(rest, tool).await else {
+            unjudged.push(format!(
+                "`{}` (no REST metadata.duration to tell how long its calls run)",
+                tool.name
+            ));
+            continue;
+        };
         let count = limits.max_concurrency + 1;
         for face in ["REST", "MCP"] {
             let burst = if face == "REST" {
@@ -572,7 +607,12 @@ async fn concurrency(
             } else {
                 mcp_burst(mcp, tool, count).await
             };
-            match judge_burst(&burst, limits.max_concurrency, limits.on_concurrency_limit) {
+            match judge_burst(
+                &burst,
+                limits.max_concurrency,
+                limits.on_concurrency_limit,
+                server_time,
+            ) {
                 Verdict::Fine => judged.push(format!("`{}` over {face}", tool.name)),
                 Verdict::Broken(problem) => problems.push(format!(
                     "{face} `{}`, {count} calls at once: {problem}",
@@ -609,48 +649,53 @@ enum Verdict {
     CannotTell(String),
 }
 
-fn judge_burst(burst: &[Timed], places: u32, on_limit: OnConcurrencyLimit) -> Verdict {
+/// The verdict on a burst of `places + 1` calls at once, for a tool whose calls run for
+/// `server_time` at the server. Timing on the client's side alone cannot tell calls that ran
+/// together from calls the transport or a loaded machine kept apart, so nothing is judged
+/// on timing unless each call runs long at the server.
+fn judge_burst(
+    burst: &[Timed],
+    places: u32,
+    on_limit: OnConcurrencyLimit,
+    server_time: Duration,
+) -> Verdict {
     if let Some(failure) = burst.iter().find_map(|call| call.failure.clone()) {
         return Verdict::Broken(failure);
     }
     let refused = burst.iter().filter(|call| call.refused).count();
-    let last_start = burst
-        .iter()
-        .map(|call| call.start)
-        .max()
-        .unwrap_or_default();
-    let first_end = burst.iter().map(|call| call.end).min().unwrap_or_default();
-    let fastest_call = burst
-        .iter()
-        .map(|call| call.end.saturating_sub(call.start))
-        .min()
-        .unwrap_or_default();
-    // In flight together on the client's side is running together on the server's only
-    // when each call took long enough to be more than its trip there and back.
-    let all_running = last_start < first_end && fastest_call >= TELLING_DURATION;
+    let too_quick = || {
+        Verdict::CannotTell(format!(
+            "its calls run {} ms at the server: too quick to be sure they ran together",
+            server_time.as_millis()
+        ))
+    };
     match on_limit {
         OnConcurrencyLimit::Reject if refused > 0 => Verdict::Fine,
-        OnConcurrencyLimit::Reject if all_running => Verdict::Broken(format!(
-            "all were running together ({} ms at least each) and none was refused with RATE_LIMIT_ERROR (maxConcurrency {places}, onConcurrencyLimit reject)",
-            fastest_call.as_millis()
-        )),
-        OnConcurrencyLimit::Reject => Verdict::CannotTell(format!(
-            "calls of {} ms are too quick to be sure they ran together",
-            fastest_call.as_millis()
-        )),
         OnConcurrencyLimit::Wait if refused > 0 => Verdict::Broken(format!(
             "{refused} refused with RATE_LIMIT_ERROR, though the tool declares onConcurrencyLimit wait"
         )),
+        _ if server_time < TELLING_DURATION => too_quick(),
+        OnConcurrencyLimit::Reject => {
+            let last_start = burst
+                .iter()
+                .map(|call| call.start)
+                .max()
+                .unwrap_or_default();
+            let first_end = burst.iter().map(|call| call.end).min().unwrap_or_default();
+            if last_start < first_end {
+                Verdict::Broken(format!(
+                    "all were in flight together, each running {} ms at the server, and none was refused with RATE_LIMIT_ERROR (maxConcurrency {places}, onConcurrencyLimit reject)",
+                    server_time.as_millis()
+                ))
+            } else {
+                Verdict::CannotTell("the calls were never all in flight together".to_owned())
+            }
+        }
         OnConcurrencyLimit::Wait => {
             let durations = burst.iter().map(|call| call.end.saturating_sub(call.start));
             let fastest = durations.clone().min().unwrap_or_default();
             let slowest = durations.max().unwrap_or_default();
-            if fastest < TELLING_DURATION {
-                Verdict::CannotTell(format!(
-                    "calls of {} ms are too quick to tell whether one waited",
-                    fastest.as_millis()
-                ))
-            } else if slowest.as_secs_f64() < 1.5 * fastest.as_secs_f64() {
+            if slowest.as_secs_f64() < 1.5 * fastest.as_secs_f64() {
                 Verdict::Broken(format!(
                     "none waited: each took {}–{} ms, all running at once though maxConcurrency is {places}",
                     fastest.as_millis(),
@@ -661,6 +706,13 @@ fn judge_burst(burst: &[Timed], places: u32, on_limit: OnConcurrencyLimit) -> Ve
             }
         }
     }
+}
+
+/// How long a call of `tool` runs at the server: the `metadata.duration` of one REST call.
+async fn server_time(rest: &RestClient, tool: &Subject<'_>) -> Option<Duration> {
+    let execution = rest.execute(tool.name, tool.arguments.clone()).await.ok()?;
+    let millis = execution.metadata?.duration?;
+    (millis.is_finite() && millis >= 0.0).then(|| Duration::from_secs_f64(millis / 1000.0))
 }
 
 async fn rest_burst(rest: &RestClient, tool: &Subject<'_>, count: u32) -> Vec<Timed> {
@@ -758,6 +810,10 @@ async fn payload_size(
     let mut unjudged = Vec::new();
     for tool in tools.iter().filter(|tool| tool.policy.declared) {
         let limits = tool.policy.limits;
+        if !tool.callable {
+            unjudged.push(held_back(tool));
+            continue;
+        }
         if limits.max_payload_size_mb > LARGEST_PAYLOAD_MB {
             unjudged.push(format!(
                 "`{}` (maxPayloadSize {} MB is larger than this check sends)",
@@ -833,7 +889,7 @@ async fn streaming(
     let name = HYBRID_CHECKS[5];
     let mut problems = Vec::new();
     let mut streamed = Vec::new();
-    for tool in tools {
+    for tool in tools.iter().filter(|tool| tool.callable) {
         let stream = match rest
             .execute_streaming(tool.name, tool.arguments.clone())
             .await
@@ -874,7 +930,7 @@ async fn streaming(
             Err(error) => problems.push(format!("REST `{}` unstreamed: {error}", tool.name)),
         }
         if !done.events.is_empty()
-            && done.finished_at >= 2 * TELLING_DURATION
+            && done.finished_at >= TELLING_DURATION
             && done.lead() < Duration::from_millis(2)
         {
             problems.push(format!(
@@ -940,34 +996,48 @@ mod tests {
     fn a_burst_is_judged_only_when_timing_can_tell() {
         let reject = OnConcurrencyLimit::Reject;
         let wait = OnConcurrencyLimit::Wait;
+        let long = Duration::from_millis(200);
+        let quick = Duration::from_millis(5);
+        let judge = |burst: &[Timed], on_limit, time| judge_burst(burst, 1, on_limit, time);
+        // A refusal tells, whatever the timing.
+        let refused = [call(0, 5, false), call(1, 5, true)];
+        assert!(matches!(judge(&refused, reject, quick), Verdict::Fine));
+        assert!(matches!(judge(&refused, wait, quick), Verdict::Broken(_)));
+        // Overlapping on the client's side tells only when calls run long at the server.
+        let together = [call(0, 300, false), call(1, 301, false)];
+        assert!(matches!(judge(&together, reject, long), Verdict::Broken(_)));
         assert!(matches!(
-            judge_burst(&[call(0, 100, false), call(1, 100, true)], 1, reject),
-            Verdict::Fine
-        ));
-        assert!(matches!(
-            judge_burst(&[call(0, 100, false), call(1, 101, false)], 1, reject),
-            Verdict::Broken(_)
-        ));
-        assert!(matches!(
-            judge_burst(&[call(0, 5, false), call(1, 6, false)], 1, reject),
+            judge(&together, reject, quick),
             Verdict::CannotTell(_)
         ));
+        assert!(matches!(judge(&together, wait, long), Verdict::Broken(_)));
+        let apart = [call(0, 300, false), call(400, 700, false)];
         assert!(matches!(
-            judge_burst(&[call(0, 1, false), call(2, 3, false)], 1, reject),
+            judge(&apart, reject, long),
             Verdict::CannotTell(_)
         ));
-        assert!(matches!(
-            judge_burst(&[call(0, 100, false), call(1, 200, false)], 1, wait),
-            Verdict::Fine
-        ));
-        assert!(matches!(
-            judge_burst(&[call(0, 100, false), call(1, 102, false)], 1, wait),
-            Verdict::Broken(_)
-        ));
-        assert!(matches!(
-            judge_burst(&[call(0, 100, false), call(1, 100, true)], 1, wait),
-            Verdict::Broken(_)
-        ));
+        let waited = [call(0, 200, false), call(1, 400, false)];
+        assert!(matches!(judge(&waited, wait, long), Verdict::Fine));
+    }
+
+    #[test]
+    fn a_destructive_tool_is_called_only_with_arguments_given() {
+        let mcp: Tool = serde_json::from_value(serde_json::json!({
+            "name": "wipe", "inputSchema": {"type": "object"},
+            "annotations": {"destructiveHint": true},
+        }))
+        .unwrap();
+        let rest: RestTool =
+            serde_json::from_value(serde_json::json!({"name": "wipe", "inputSchema": {}})).unwrap();
+        assert!(!Subject::new(&mcp, &rest, &HybridOptions::new()).callable);
+        let given = HybridOptions::new().arguments("wipe", serde_json::json!({"dry_run": true}));
+        assert!(Subject::new(&mcp, &rest, &given).callable);
+        let safe: Tool = serde_json::from_value(serde_json::json!({
+            "name": "wipe", "inputSchema": {"type": "object"},
+            "annotations": {"destructiveHint": false},
+        }))
+        .unwrap();
+        assert!(Subject::new(&safe, &rest, &HybridOptions::new()).callable);
     }
 
     #[test]

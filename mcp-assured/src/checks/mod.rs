@@ -66,6 +66,11 @@
 //! and many sessions open at once, or refused clearly (`load.session_limit`).
 //!
 //! [`CheckOptions::progress`] sees each check as it ends.
+//!
+//! A hybrid server (its tools over REST too, [`crate::rest`]) gets two more suites:
+//! [`check_parity_with`] (the two faces list and answer alike, [`PARITY_CHECKS`]) and
+//! [`check_hybrid_with`] (it honours what it declares of each tool on both faces: permissions,
+//! resource limits, streamed results; [`HYBRID_CHECKS`]).
 
 mod auth;
 // Its clause macros serve `transport_clauses` too.
