@@ -45,7 +45,7 @@ impl NotificationLog {
     }
 
     /// How many notifications match `wanted`, counted in place (a long run's log is big).
-    #[cfg(feature = "fuzz")]
+    #[cfg(any(feature = "fuzz", feature = "checks"))]
     pub(crate) fn count(&self, wanted: impl Fn(&Notification) -> bool) -> usize {
         self.lock()
             .iter()
