@@ -13,6 +13,9 @@ use std::{
     time::{Duration, Instant},
 };
 
+/// The host the page is served from.
+const PAGE_HOST: &str = "report.test";
+
 /// How long Chromium may take to render a page before the test fails.
 const RENDER_TIMEOUT: Duration = Duration::from_secs(90);
 
@@ -21,9 +24,15 @@ const RENDER_TIMEOUT: Duration = Duration::from_secs(90);
 pub struct Rendered {
     /// The DOM after the page loaded (`--dump-dom`).
     pub dom: String,
-    /// Every request the browser sent while loading and printing it, as `METHOD PATH (Host)`;
-    /// the page's own is `GET /report.html (report.test)`.
+    /// Every request the page made (its own navigation and anything it loaded) while it was
+    /// loaded and printed, as `METHOD PATH (Host)`; the page's own is
+    /// `GET /report.html (report.test)`. A request is the page's when it is for the page's
+    /// host, or carries a `Referer` (which Chromium sends with every load a page makes of
+    /// another host, and never with its own background requests).
     pub requests: Vec<String>,
+    /// The browser's own background requests, which no page made (component updates, say:
+    /// a freshly installed Chromium asks `update.googleapis.com` whatever its flags).
+    pub browser_requests: Vec<String>,
     /// The page printed to PDF (`--print-to-pdf`), in bytes.
     pub pdf: Vec<u8>,
 }
@@ -67,10 +76,19 @@ pub fn render(page: &Path) -> Rendered {
     let pdf = std::fs::read(&pdf_path).unwrap_or_default();
     let _ = std::fs::remove_file(&pdf_path);
     let _ = std::fs::remove_dir_all(&profile);
-    let requests = requests.lock().unwrap().clone();
+    let (page_made, browser_made): (Vec<Recorded>, Vec<Recorded>) = requests
+        .lock()
+        .unwrap()
+        .iter()
+        .cloned()
+        .partition(|request| request.from_a_page);
     Rendered {
         dom: String::from_utf8_lossy(&dom).into_owned(),
-        requests,
+        requests: page_made.into_iter().map(|request| request.line).collect(),
+        browser_requests: browser_made
+            .into_iter()
+            .map(|request| request.line)
+            .collect(),
         pdf,
     }
 }
@@ -126,8 +144,17 @@ fn chromium_output(profile: &Path, port: u16, args: &[&str]) -> Vec<u8> {
     output.stdout
 }
 
+/// One request the recorder saw.
+#[derive(Debug, Clone)]
+struct Recorded {
+    /// `METHOD PATH (Host)`.
+    line: String,
+    /// Whether it is for the page's host or carries a `Referer` (a page made it).
+    from_a_page: bool,
+}
+
 /// Records one request and answers it: the page at `/report.html`, 404 otherwise.
-fn serve(stream: TcpStream, body: &[u8], recorded: &Mutex<Vec<String>>) {
+fn serve(stream: TcpStream, body: &[u8], recorded: &Mutex<Vec<Recorded>>) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
     let mut reader = BufReader::new(&stream);
     let mut first = String::new();
@@ -135,24 +162,27 @@ fn serve(stream: TcpStream, body: &[u8], recorded: &Mutex<Vec<String>>) {
         return;
     }
     let mut host = String::new();
+    let mut from_a_page = false;
     loop {
         let mut line = String::new();
         match reader.read_line(&mut line) {
             Ok(0) | Err(_) => break,
             Ok(_) if line == "\r\n" => break,
             Ok(_) => {
-                if let Some(value) = line.to_ascii_lowercase().strip_prefix("host:") {
+                let line = line.to_ascii_lowercase();
+                if let Some(value) = line.strip_prefix("host:") {
                     host = value.trim().to_owned();
                 }
+                from_a_page |= line.starts_with("referer:");
             }
         }
     }
     let mut words = first.split_whitespace();
     let (method, path) = (words.next().unwrap_or("?"), words.next().unwrap_or("?"));
-    recorded
-        .lock()
-        .unwrap()
-        .push(format!("{method} {path} ({host})"));
+    recorded.lock().unwrap().push(Recorded {
+        line: format!("{method} {path} ({host})"),
+        from_a_page: from_a_page || host == PAGE_HOST,
+    });
     let mut stream = &stream;
     let _ = if path == "/report.html" {
         write!(
