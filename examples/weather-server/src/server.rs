@@ -220,10 +220,7 @@ impl ServerHandler for WeatherServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let args = request.arguments.unwrap_or_default();
-        if tools::definitions()
-            .iter()
-            .any(|tool| tool.name == request.name)
-        {
+        if tools::exists(&request.name) {
             return Ok(self.run(&request.name, args, &context).await.into());
         }
         // An unknown tool is the caller's mistake: a protocol error, not a tool error.

@@ -624,21 +624,48 @@ async fn concurrency(
             }
         }
     }
+    let hint = "; give arguments that make calls take longer (HybridOptions::arguments, check --tool-args)";
+    judged_outcome(
+        report,
+        name,
+        Judged {
+            problems,
+            judged,
+            unjudged,
+        },
+        "maxConcurrency honoured",
+        hint,
+    );
+}
+
+/// What a check that goes tool by tool found: problems, what it judged fine, and what it
+/// could not judge (with why).
+struct Judged {
+    problems: Vec<String>,
+    judged: Vec<String>,
+    unjudged: Vec<String>,
+}
+
+/// Skipped when nothing was judged (saying why, and `hint`), else passed or failed, naming
+/// what was judged and what was not.
+fn judged_outcome(report: &mut Recorder, name: &str, found: Judged, fine: &str, hint: &str) {
+    let Judged {
+        problems,
+        judged,
+        unjudged,
+    } = found;
+    let not_judged = format!("not judged: {}", unjudged.join("; "));
     if judged.is_empty() && problems.is_empty() {
-        let why = if unjudged.is_empty() {
-            "no tool lists its limits".to_owned()
+        if unjudged.is_empty() {
+            report.skip(name, "no tool lists its limits");
         } else {
-            format!(
-                "not judged: {}; give arguments that make calls take longer (HybridOptions::arguments, check --tool-args)",
-                unjudged.join("; ")
-            )
-        };
-        report.skip(name, why);
+            report.skip(name, format!("{not_judged}{hint}"));
+        }
         return;
     }
-    let mut fine = format!("maxConcurrency honoured: {}", judged.join(", "));
+    let mut fine = format!("{fine}: {}", judged.join(", "));
     if !unjudged.is_empty() {
-        fine.push_str(&format!("; not judged: {}", unjudged.join("; ")));
+        fine.push_str(&format!("; {not_judged}"));
     }
     outcome(report, name, &problems, fine);
 }
@@ -860,23 +887,17 @@ async fn payload_size(
         }
         judged.push(format!("`{}` ({size_mb} MB)", tool.name));
     }
-    if judged.is_empty() {
-        let why = if unjudged.is_empty() {
-            "no tool lists its limits".to_owned()
-        } else {
-            format!("not judged: {}", unjudged.join("; "))
-        };
-        report.skip(name, why);
-        return;
-    }
-    let mut fine = format!(
-        "a request over maxPayloadSize refused on both faces: {}",
-        judged.join(", ")
+    judged_outcome(
+        report,
+        name,
+        Judged {
+            problems,
+            judged,
+            unjudged,
+        },
+        "a request over maxPayloadSize refused on both faces",
+        "",
     );
-    if !unjudged.is_empty() {
-        fine.push_str(&format!("; not judged: {}", unjudged.join("; ")));
-    }
-    outcome(report, name, &problems, fine);
 }
 
 /// `hybrid.streaming`.

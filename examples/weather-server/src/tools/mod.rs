@@ -29,6 +29,14 @@ pub fn definitions() -> Vec<Tool> {
     ]
 }
 
+/// Whether a tool is called `name` (without building every definition).
+pub fn exists(name: &str) -> bool {
+    matches!(
+        name,
+        current_weather::NAME | forecast::NAME | weather_alerts::NAME | weather_report::NAME
+    )
+}
+
 /// Every tool's policy, as its module declares it.
 pub fn policies() -> Vec<(&'static str, ToolPolicy)> {
     vec![
@@ -65,6 +73,13 @@ pub async fn call(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exists_knows_every_defined_tool_and_no_other() {
+        assert!(definitions().iter().all(|tool| exists(&tool.name)));
+        assert_eq!(policies().len(), definitions().len());
+        assert!(!exists("no_such_tool"));
+    }
 
     #[test]
     fn every_tool_requires_its_arguments() {
