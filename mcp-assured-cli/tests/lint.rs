@@ -109,6 +109,19 @@ fn lint_cli(sdk: Sdk, twin: &Value, side: &str) -> (i32, Value) {
     (output.status.code().unwrap(), report)
 }
 
+/// What a twin's vulnerable side is flagged for: its `subject` (a resource, a prompt, the
+/// server), or its tool.
+fn subject_of(twin: &Value) -> String {
+    if let Some(subject) = twin["subject"].as_str() {
+        return subject.to_owned();
+    }
+    let tool_name = twin["vulnerable"]["name"].as_str().map_or_else(
+        || twin["twin"].as_str().unwrap().replace('-', "_"),
+        str::to_owned,
+    );
+    format!("tool `{tool_name}`")
+}
+
 /// Every twin from the CLI, served by `sdk`: the vulnerable one exits 1 with a failing
 /// finding of its category naming its tool; the safe one exits 0 with no finding of it.
 fn every_twin_behaves_from_the_cli(sdk: Sdk) {
@@ -117,10 +130,7 @@ fn every_twin_behaves_from_the_cli(sdk: Sdk) {
     for twin in &twins {
         let name = twin["twin"].as_str().unwrap();
         let category = twin["category"].as_str().unwrap();
-        let tool_name = twin["vulnerable"]["name"]
-            .as_str()
-            .map_or_else(|| name.replace('-', "_"), str::to_owned);
-        let tool = format!("tool `{tool_name}`");
+        let subject = subject_of(twin);
         let (code, report) = lint_cli(sdk, twin, "vulnerable");
         let named: Vec<&Value> = report["findings"]
             .as_array()
@@ -132,10 +142,10 @@ fn every_twin_behaves_from_the_cli(sdk: Sdk) {
         assert!(
             named
                 .iter()
-                .any(|finding| finding["subject"] == tool.as_str()
+                .any(|finding| finding["subject"] == subject.as_str()
                 // A limit on a whole request is the server's.
                 || finding["subject"] == "the server"),
-            "{sdk:?} {name} vulnerable: no failing {category} finding naming {tool}: {report:#}"
+            "{sdk:?} {name} vulnerable: no failing {category} finding naming {subject}: {report:#}"
         );
         if !twin["needs"].is_null() {
             // Linted beside another server, each finding names its own.

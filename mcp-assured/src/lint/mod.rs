@@ -50,6 +50,7 @@
 
 mod assert;
 mod client;
+mod folded;
 mod injection;
 mod pinned;
 mod quality;

@@ -97,6 +97,16 @@ rule!(
 );
 
 rule!(
+    CONFUSABLE,
+    "hidden-unicode.confusable",
+    HiddenUnicode,
+    Fail,
+    "A name mixes scripts within a word with a letter that looks like another script's (a Cyrillic `а` in `reаd_file`): it displays as a name it is not, so a reviewer approves one tool and the model calls another.",
+    "Spell the name in one script; a name in another script throughout (`погода`) is fine.",
+    "Unicode Technical Standard #39, §5 (Mixed-Script Detection) and §4 (Confusable Detection)",
+    r#""name": "re<U+0430>d_file" (displayed as read_file)"#
+);
+rule!(
     OVERRIDE,
     "instruction-injection.override",
     InstructionInjection,
@@ -363,6 +373,7 @@ pub const RULES: &[&Rule] = &[
     &BIDI_CONTROL,
     &ZERO_WIDTH,
     &VARIATION_SELECTORS,
+    &CONFUSABLE,
     &OVERRIDE,
     &CONCEAL,
     &NO_CONSENT,

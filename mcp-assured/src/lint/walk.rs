@@ -6,7 +6,8 @@ use serde_json::Value;
 /// What a string in a definition is to the model that reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Role {
-    /// The definition's own `name` (a tool's, a prompt's, a resource's).
+    /// The definition's own `name` (a tool's, a prompt's, a prompt argument's, a
+    /// resource's), a resource's `uri` and a template's `uriTemplate`.
     Name,
     /// A `title` or a `description`, the definition's or a schema's: prose for the model.
     Prose,
@@ -49,7 +50,7 @@ pub(crate) fn texts(definition: &Value) -> Vec<Text<'_>> {
 
 fn role_of(key: &str, parent: Role) -> Role {
     match key {
-        "name" if parent == Role::Other => Role::Name,
+        "name" | "uri" | "uriTemplate" if parent == Role::Other => Role::Name,
         "title" | "description" => Role::Prose,
         "default" | "enum" | "const" | "examples" | "example" => Role::Value,
         _ if parent == Role::Value => Role::Value,
