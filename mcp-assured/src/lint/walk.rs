@@ -9,7 +9,8 @@ pub(crate) enum Role {
     /// The definition's own `name` (a tool's, a prompt's, a prompt argument's, a
     /// resource's), a resource's `uri` and a template's `uriTemplate`.
     Name,
-    /// A `title` or a `description`, the definition's or a schema's: prose for the model.
+    /// A `title` or a `description`, the definition's or a schema's, and the server's
+    /// `instructions`: prose for the model.
     Prose,
     /// A property name or an argument name.
     Key,
@@ -51,7 +52,7 @@ pub(crate) fn texts(definition: &Value) -> Vec<Text<'_>> {
 fn role_of(key: &str, parent: Role) -> Role {
     match key {
         "name" | "uri" | "uriTemplate" if parent == Role::Other => Role::Name,
-        "title" | "description" => Role::Prose,
+        "title" | "description" | "instructions" => Role::Prose,
         "default" | "enum" | "const" | "examples" | "example" => Role::Value,
         _ if parent == Role::Value => Role::Value,
         _ => Role::Other,
