@@ -21,7 +21,7 @@
 
 use mcp_assured::{
     ServerInfo,
-    diff::Changes,
+    diff::{Changes, SurfaceServer},
     lint,
     load::LoadReport,
     report::{Entry, Finding, Summary},
@@ -34,7 +34,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 /// The schema's version (see "What is breaking").
-pub const VERSION: &str = "1.1.0";
+pub const VERSION: &str = "1.2.0";
 
 /// Where the schema is published.
 pub const SCHEMA_ID: &str =
@@ -87,18 +87,27 @@ pub struct Fuzz {
 pub struct Lint {
     /// No finding fails the run (with `--strict`, no warning either).
     pub passed: bool,
-    /// Every finding, most severe first.
-    pub findings: Vec<lint::Finding>,
+    /// Every finding, most severe first, its subject also in parts (`subject_ref`).
+    pub findings: Vec<lint::ReportedFinding>,
     /// What the surface costs in tokens.
     pub tokens: lint::TokenCount,
+    /// What the linted server said about itself (one server linted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server: Option<SurfaceServer>,
+    /// With `--config` and several servers: each, by the name its findings carry, and what
+    /// it said about itself.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub servers: Vec<lint::LintedServer>,
 }
 
 impl From<&lint::LintReport> for Lint {
     fn from(report: &lint::LintReport) -> Lint {
         Lint {
             passed: !report.failed(),
-            findings: report.findings.clone(),
+            findings: report.reported_findings(),
             tokens: report.tokens.clone(),
+            server: report.server.clone(),
+            servers: report.servers.clone(),
         }
     }
 }
@@ -121,6 +130,13 @@ pub struct Diff {
     pub old: String,
     /// The new side.
     pub new: String,
+    /// What the old side's server said about itself, when its surface knows (a live
+    /// server, `list --json`'s output, a cassette; not snapshots).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_server: Option<SurfaceServer>,
+    /// What the new side's server said about itself, when its surface knows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_server: Option<SurfaceServer>,
     /// How many changes may break a client of the old side.
     pub breaking: usize,
     /// How many do not.

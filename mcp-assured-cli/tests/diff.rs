@@ -279,3 +279,56 @@ fn unreadable_sides_are_usage_errors_and_unreachable_servers_3() {
         printed(&unreachable)
     );
 }
+
+/// Each side is named after the server its surface names: `list --json`'s output names the
+/// example server, live or stored; `--json` says who each side is, and the text says when
+/// the two differ.
+#[test]
+fn each_side_names_its_server_and_a_note_says_when_they_differ() {
+    let dir = Dir::new();
+    let (old, new) = (dir.path("old.json"), dir.path("new.json"));
+    let listed = list_json(&old);
+    let version = listed["server"]["version"].as_str().unwrap().to_owned();
+    assert_eq!(listed["server"]["name"], "mcp-assured-example");
+
+    let live = diff(&["--json", &old, "--", &example()]);
+    assert_eq!(live.status.code(), Some(0), "{}", printed(&live));
+    let answer = printed_json(&live);
+    for side in ["old_server", "new_server"] {
+        assert_eq!(answer[side]["name"], "mcp-assured-example", "{answer:#}");
+        assert_eq!(answer[side]["version"], json!(version), "{answer:#}");
+    }
+    let same = diff(&[&old, "--", &example()]);
+    let shown = printed(&same);
+    assert!(
+        shown.starts_with(&format!("{old} (mcp-assured-example {version}) -> ")),
+        "{shown}"
+    );
+    assert!(!shown.contains("note:"), "{shown}");
+
+    let mut renamed = listed.clone();
+    renamed["server"]["name"] = json!("mcp-assured-example-next");
+    write_json(&new, &renamed);
+    let other = diff(&[&old, &new]);
+    assert_eq!(other.status.code(), Some(0), "{}", printed(&other));
+    let shown = printed(&other);
+    assert!(
+        shown.contains(&format!(
+            "{new} (mcp-assured-example-next {version})\nnote: the two sides name different \
+             servers: `mcp-assured-example` (old) and `mcp-assured-example-next` (new)"
+        )),
+        "{shown}"
+    );
+    assert!(shown.contains("no changes"), "a name is no change: {shown}");
+    let answer = printed_json(&diff(&["--json", &old, &new]));
+    assert_eq!(answer["new_server"]["name"], "mcp-assured-example-next");
+    assert_eq!(answer["changes"], json!([]));
+
+    // A snapshot does not say who the server is: that side has no `*_server`.
+    let snapshots = dir.path("snapshots");
+    let written = run(&["snapshot", "--dir", &snapshots, "--", &example()], &[]);
+    assert!(written.status.success(), "{}", printed(&written));
+    let answer = printed_json(&diff(&["--json", &snapshots, &old]));
+    assert_eq!(answer.get("old_server"), None, "{answer:#}");
+    assert_eq!(answer["new_server"]["name"], "mcp-assured-example");
+}

@@ -61,6 +61,10 @@ fn the_schema_is_valid_draft_2020_12_with_typed_enums() {
     assert!(values("FuzzFindingKind").contains(&"crash_as_tool_error".to_owned()));
     assert!(values("FuzzFindingKind").contains(&"jsonrpc_error".to_owned()));
     assert_eq!(values("LintSeverity"), ["fail", "info", "warn"]);
+    assert_eq!(
+        values("SubjectKind"),
+        ["prompt", "resource", "resource_template", "server", "tool"]
+    );
     assert_eq!(values("ChangeSeverity"), ["breaking", "compatible"]);
     assert!(values("ChangeKind").contains(&"required_argument_added".to_owned()));
     assert_eq!(

@@ -394,6 +394,161 @@ fn diff_sarif_points_to_the_baseline_and_breaking_is_an_error() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The issue's case: two surface files that carry `server.name`. The results are named after
+/// it (not `server`), the run says which name each side gives, and when they differ says so;
+/// `--name` still wins.
+#[test]
+fn diff_sarif_names_the_server_the_surfaces_name_and_says_when_they_differ() {
+    let dir = scratch("reports-diff-names");
+    let (old, new, sarif) = (
+        dir.join("old.json"),
+        dir.join("new.json"),
+        dir.join("diff.sarif"),
+    );
+    let surface = |name: &str, tools: Value| json!({"server": {"name": name, "version": "1.0.0"}, "tools": tools});
+    let weather = json!([{"name": "weather", "inputSchema": {"type": "object"}}]);
+    std::fs::write(&old, surface("holdout-surface", weather).to_string()).unwrap();
+    let diff_sarif = |extra: &[&str]| {
+        let mut args = vec![
+            "diff",
+            old.to_str().unwrap(),
+            new.to_str().unwrap(),
+            "--sarif",
+            sarif.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        let log = sarif_of(&args, &sarif, 0);
+        let run = log["runs"][0].clone();
+        (results(&log), run)
+    };
+
+    std::fs::write(&new, surface("holdout-surface", json!([])).to_string()).unwrap();
+    let (same, run) = diff_sarif(&[]);
+    assert_eq!(same.len(), 1, "{same:?}");
+    assert_eq!(same[0].0, "diff.tool_removed");
+    assert_eq!(same[0].4, "holdout-surface/tool/weather");
+    assert_eq!(
+        run["properties"]["servers"],
+        json!({"old": "holdout-surface", "new": "holdout-surface"})
+    );
+    assert_eq!(run.get("invocations"), None, "{run:#}");
+
+    std::fs::write(&new, surface("holdout-surface-next", json!([])).to_string()).unwrap();
+    let (renamed, run) = diff_sarif(&[]);
+    assert_eq!(renamed[0].4, "holdout-surface-next/tool/weather");
+    assert_ne!(
+        renamed[0].2, same[0].2,
+        "the server's name is in the fingerprint"
+    );
+    assert_eq!(
+        run["properties"]["servers"],
+        json!({"old": "holdout-surface", "new": "holdout-surface-next"})
+    );
+    let note = &run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"];
+    assert!(
+        note.as_str().unwrap().contains(
+            "`holdout-surface` (old) and `holdout-surface-next` (new); the results are named \
+             after the new side"
+        ),
+        "{run:#}"
+    );
+
+    let (named, _) = diff_sarif(&["--name", "weather-server"]);
+    assert_eq!(named[0].4, "weather-server/tool/weather");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `lint --json` says which server was linted, as `check` and `list` do, and each finding's
+/// subject in parts; with `--config` and several servers, each server by the name its
+/// findings carry.
+#[test]
+fn lint_json_names_the_linted_server_and_each_subject_in_parts() {
+    let python = peers::python();
+    let script = twins_script();
+    let (python, script) = (python.to_str().unwrap(), script.to_str().unwrap());
+    let output = run(
+        &[
+            "lint",
+            "--json",
+            "--",
+            python,
+            script,
+            "conceal",
+            "vulnerable",
+        ],
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", printed(&output));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        report["server"],
+        json!({"name": "lint-twin-conceal-vulnerable", "version": "1.0.0"})
+    );
+    assert_eq!(report.get("servers"), None);
+    let conceal = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|finding| finding["rule"] == "instruction-injection.conceal")
+        .unwrap_or_else(|| panic!("{report:#}"));
+    assert_eq!(conceal["subject"], "tool `conceal`");
+    assert_eq!(
+        conceal["subject_ref"],
+        json!({"kind": "tool", "name": "conceal", "server": "lint-twin-conceal-vulnerable"})
+    );
+
+    let dir = scratch("reports-lint-servers");
+    let config = dir.join("mcp.json");
+    let servers = json!({"mcpServers": {
+        "mail": {"command": python, "args": [script, "--mail"]},
+        "twin": {"command": python, "args": [script, "conceal", "vulnerable"]},
+    }});
+    std::fs::write(&config, servers.to_string()).unwrap();
+    let page = dir.join("lint.html");
+    let output = run(
+        &[
+            "lint",
+            "--json",
+            "--config",
+            config.to_str().unwrap(),
+            "--html",
+            page.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", printed(&output));
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report.get("server"), None);
+    assert_eq!(
+        report["servers"],
+        json!([
+            {"name": "mail", "server": {"name": "lint-mail", "version": "1.0.0"}},
+            {"name": "twin", "server": {"name": "lint-twin-conceal-vulnerable", "version": "1.0.0"}},
+        ])
+    );
+    let conceal = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|finding| finding["rule"] == "instruction-injection.conceal")
+        .unwrap_or_else(|| panic!("{report:#}"));
+    assert_eq!(conceal["server"], "twin");
+    assert_eq!(conceal["subject_ref"]["server"], "twin");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains(
+            "<h2>What the model sees: lint of mail (lint-mail 1.0.0), twin \
+             (lint-twin-conceal-vulnerable 1.0.0)</h2>"
+        ),
+        "{html}"
+    );
+    assert!(
+        html.contains("<dt>Servers</dt><dd>mail (lint-mail 1.0.0), twin"),
+        "{html}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn bench_sarif_holds_each_missed_threshold() {
     let dir = scratch("reports-bench");
@@ -565,6 +720,15 @@ fn lint_html_groups_findings_by_category_in_a_browser() {
         "{dom}"
     );
     assert!(dom.contains("the surface costs"), "{dom}");
+    // Which server it was of: in the title and the section's heading.
+    assert!(
+        dom.contains("<h1>mcp-assured lint: lint-twin-conceal-vulnerable 1.0.0</h1>"),
+        "{dom}"
+    );
+    assert!(
+        dom.contains("<h2>What the model sees: lint of lint-twin-conceal-vulnerable 1.0.0</h2>"),
+        "{dom}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

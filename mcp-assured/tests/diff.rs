@@ -42,6 +42,14 @@ async fn the_example_servers_surface_has_no_changes_from_itself_paged_or_not() {
     assert!(!stored.resource_templates.is_empty());
     assert!(!stored.prompts.is_empty());
     assert!(stored.capabilities.is_some());
+    // Who the server said it is, in `initialize`, kept through the file.
+    let server = stored.server.as_ref().expect("the server's name");
+    assert_eq!(server.name, "mcp-assured-example");
+    assert_eq!(server.version.as_deref(), Some(env!("CARGO_PKG_VERSION")));
+    assert_eq!(
+        server.instructions.as_deref(),
+        Some("Example server for mcp-assured tests.")
+    );
 
     // Tools in pages of two: followed to the end, the same surface.
     let paged = example(ExampleServer::new().with_page_size(2)).await;
@@ -216,6 +224,8 @@ async fn a_cassette_of_a_session_that_listed_everything_is_a_surface() {
     client.close().await.unwrap();
     let recorded = Surface::from_path(&everything).unwrap();
     assert_eq!(recorded.tools.len(), live.tools.len());
+    assert_eq!(recorded.server, live.server, "the cassette's serverInfo");
+    assert_eq!(recorded.server_name(), Some("mcp-assured-example"));
     let changes = diff::compare(&recorded, &live);
     assert!(changes.is_empty(), "{changes}");
 

@@ -1,7 +1,8 @@
 //! `mcp-assured diff OLD NEW`: two surfaces of a server, each from a file (a surface's
 //! JSON, or snapshots written by `mcp-assured snapshot`) or a live server, compared by the
 //! library's `diff::compare`; every change printed, breaking first, and with
-//! `--fail-on-breaking` exit 1 exactly when one is breaking.
+//! `--fail-on-breaking` exit 1 exactly when one is breaking. Each side is named with the
+//! server its surface names (`server.name`), and a note says when the two differ.
 
 use super::stdout::{out, outln};
 use mcp_assured_cli::output;
@@ -44,7 +45,9 @@ pub(crate) struct DiffArgs {
     /// Which server of --new-config (needed when it has several).
     #[arg(long, value_name = "NAME", requires = "new_config")]
     new_server: Option<String>,
-    /// Whose snapshots, when a directory holds several servers' (the files' prefix).
+    /// Whose snapshots, when a directory holds several servers' (the files' prefix); and
+    /// the server's name in --sarif (default: --new-server, else the name the new side's
+    /// server gives itself, else the old side's).
     #[arg(long, value_name = "NAME")]
     name: Option<String>,
     /// Exit 1 if any change is breaking (else 0 whatever changed).
@@ -95,15 +98,19 @@ pub(crate) async fn run(args: DiffArgs, json: bool) -> Outcome {
     let (new_name, new) = load(&args, new_side).await?;
     let changes = diff::compare(&old, &new);
     let breaking = changes.is_breaking();
+    let log = changes.to_sarif_between(&old, &new);
+    // Named as the user names it, else as the surfaces do.
     let server = args
         .name
         .as_deref()
         .or(args.new_server.as_deref())
-        .unwrap_or("server");
+        .or(log.server_name())
+        .unwrap_or("server")
+        .to_owned();
     args.sarif.write(
         "diff",
-        changes.to_sarif(),
-        server,
+        log,
+        &server,
         &[
             read[0].as_deref(),
             read[1].as_deref(),
@@ -117,6 +124,8 @@ pub(crate) async fn run(args: DiffArgs, json: bool) -> Outcome {
             compatible: changes.compatible().count(),
             old: old_name,
             new: new_name,
+            old_server: old.server.clone(),
+            new_server: new.server.clone(),
             changes,
         };
         outln!(
@@ -124,10 +133,24 @@ pub(crate) async fn run(args: DiffArgs, json: bool) -> Outcome {
             serde_json::to_string_pretty(&answer).unwrap_or_default()
         );
     } else {
-        outln!("{old_name} -> {new_name}\n");
+        outln!("{}\n", heading(&old_name, &old, &new_name, &new));
         out!("{changes}");
     }
     Ok(Exit::from_success(!(args.fail_on_breaking && breaking)))
+}
+
+/// `OLD -> NEW`, each side with the server its surface names (`old.json (weather 1.2.0)`),
+/// and a line saying so when the two name different servers.
+fn heading(old_name: &str, old: &Surface, new_name: &str, new: &Surface) -> String {
+    let side = |name: &str, surface: &Surface| match &surface.server {
+        Some(server) => format!("{name} ({})", server.described()),
+        None => name.to_owned(),
+    };
+    let mut heading = format!("{} -> {}", side(old_name, old), side(new_name, new));
+    if let Some(renamed) = new.renamed_from(old) {
+        heading.push_str(&format!("\nnote: {renamed}"));
+    }
+    heading
 }
 
 /// The two sides: OLD or --old-config; NEW, `-- COMMAND`, or --new-config.

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use chrono::{SecondsFormat, Utc};
 use clap::Args;
-use mcp_assured::{ServerInfo, html::HtmlReport};
+use mcp_assured::{ServerInfo, diff::SurfaceServer, html::HtmlReport};
 
 use super::outcome::Failure;
 
@@ -28,16 +28,32 @@ impl HtmlArgs {
         target: &str,
         settings: &[(&str, String)],
     ) -> Option<HtmlReport> {
+        let revision = server.map(|server| server.protocol_version.as_str());
+        let server = server.map(SurfaceServer::from);
+        self.page_of(command, server.as_ref(), revision, target, settings)
+    }
+
+    /// [`page`](Self::page) about a server known as a surface knows it (lint's: its name
+    /// and version), of the protocol `revision` when known.
+    pub(crate) fn page_of(
+        &self,
+        command: &str,
+        server: Option<&SurfaceServer>,
+        revision: Option<&str>,
+        target: &str,
+        settings: &[(&str, String)],
+    ) -> Option<HtmlReport> {
         self.html.as_ref()?;
         let title = match server {
-            Some(server) => format!("mcp-assured {command}: {} {}", server.name, server.version),
+            Some(server) => format!("mcp-assured {command}: {}", server.described()),
             None => format!("mcp-assured {command}"),
         };
         let mut page = HtmlReport::new(title);
         if let Some(server) = server {
-            page = page
-                .about("Server", format!("{} {}", server.name, server.version))
-                .about("Revision", server.protocol_version.clone());
+            page = page.about("Server", server.described());
+        }
+        if let Some(revision) = revision {
+            page = page.about("Revision", revision);
         }
         page = page.about("Target", target);
         for (name, value) in settings {

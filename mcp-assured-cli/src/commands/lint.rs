@@ -52,7 +52,8 @@ fn parse_profile(name: &str) -> Result<Profile, String> {
     name.parse()
 }
 
-/// Lists the server and lints what it lists; with `json`, prints `{passed, findings, tokens}`.
+/// Lists the server and lints what it lists; with `json`, prints `{passed, findings, tokens,
+/// server}` (`servers` for several).
 pub(crate) async fn run(args: LintArgs, json: bool) -> Outcome {
     let mut lint = Lint::new().strict(args.strict);
     for profile in &args.profiles {
@@ -114,8 +115,18 @@ pub(crate) async fn run(args: LintArgs, json: bool) -> Outcome {
     }
     let page = args
         .html
-        .page("lint", None, &args.target.describe(), &settings)
-        .map(|page| page.about("Server", server_name.clone()).lint(&report));
+        .page_of(
+            "lint",
+            report.server.as_ref(),
+            None,
+            &args.target.describe(),
+            &settings,
+        )
+        .map(|page| match (&report.server, report.linted()) {
+            (None, Some(servers)) => page.about("Servers", servers),
+            _ => page,
+        })
+        .map(|page| page.lint(&report));
     args.html.write(page)?;
     args.sarif.write(
         "lint",

@@ -45,6 +45,10 @@
 //! - the raw results of the list methods, as a cassette of a recorded session holds them:
 //!   [`Surface::from_list_results`], the constructor a cassette reader calls.
 //!
+//! Each knows who the server is ([`Surface::server`], a [`SurfaceServer`]) where its source
+//! does (all but snapshots); it is never compared, and reports name the server by it
+//! (`Changes::to_sarif_between`, with the `sarif` feature).
+//!
 //! [`Surface::from_path`] reads a file or directory, choosing by what it holds; `mcp-assured
 //! diff OLD NEW` compares two of these, or live servers, from the shell.
 //!
@@ -106,7 +110,7 @@ mod surface;
 
 pub use change::{Change, ChangeKind, Changes, Item, Location, Severity};
 pub use compare::compare;
-pub use surface::Surface;
+pub use surface::{Surface, SurfaceServer};
 
 #[cfg(test)]
 mod tests;

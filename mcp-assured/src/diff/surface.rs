@@ -10,20 +10,22 @@ use serde_json::Value;
 use super::{change::Item, compare::key_of};
 use crate::{
     cassette::Cassette,
-    client::McpClient,
+    client::{McpClient, ServerInfo},
     error::{Error, Result, code},
     results::listed::{Listed, ListedItem},
     snapshot::redact,
 };
 
 /// What a server offers clients: its tools (with input and output schemas and
-/// annotations), resources, resource templates, prompts (with arguments), and capabilities.
-/// Each item is its JSON as listed (an element of `tools/list`'s `tools`, ...).
+/// annotations), resources, resource templates, prompts (with arguments), and capabilities;
+/// and who it says it is ([`SurfaceServer`]). Each item is its JSON as listed (an element of
+/// `tools/list`'s `tools`, ...).
 ///
 /// Its JSON, which [`from_json`](Self::from_json) reads back:
 ///
 /// ```json
 /// {
+///   "server": {"name": "weather", "version": "1.2.0"},
 ///   "capabilities": {"tools": {"listChanged": true}, "resources": {"subscribe": true}},
 ///   "tools": [{"name": "weather", "inputSchema": {"type": "object"}}],
 ///   "resources": [{"uri": "file:///readme", "name": "readme"}],
@@ -33,9 +35,14 @@ use crate::{
 /// ```
 ///
 /// Every member may be left out; without `capabilities` they are unknown, and not compared.
+/// The `server` is never compared ([`compare`](super::compare) reports what clients see
+/// change, not a name): reports name the server by it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Surface {
+    /// Who the server says it is; `None` when unknown (snapshot files do not record it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<SurfaceServer>,
     /// The `capabilities` of the server's `initialize` (or `server/discover`) result, as
     /// sent; `None` when unknown (snapshot files do not record them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -52,6 +59,71 @@ pub struct Surface {
     /// The prompts, as listed.
     #[serde(default)]
     pub prompts: Vec<Value>,
+}
+
+/// Who a server says it is: its `initialize` result's `serverInfo` and `instructions`.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SurfaceServer {
+    /// `serverInfo.name`.
+    pub name: String,
+    /// `serverInfo.version`, if given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// `serverInfo.title`, if given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The server's instructions for clients, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<String>,
+}
+
+impl SurfaceServer {
+    /// The server a `serverInfo` object names (`{"name", "version", "title", ..}`, as
+    /// `initialize` sends it and `mcp-assured list --json` prints it), with `instructions`;
+    /// leniently: `None` without a string `name`, and a member that is not a string left
+    /// out.
+    ///
+    /// ```
+    /// use mcp_assured::diff::SurfaceServer;
+    /// use serde_json::json;
+    ///
+    /// let server = SurfaceServer::from_info(&json!({"name": "weather", "version": "1.2.0", "icons": []}), None).unwrap();
+    /// assert_eq!((server.name.as_str(), server.version.as_deref()), ("weather", Some("1.2.0")));
+    /// assert_eq!(SurfaceServer::from_info(&json!({"version": "1"}), None), None);
+    /// ```
+    pub fn from_info(info: &Value, instructions: Option<&str>) -> Option<SurfaceServer> {
+        let text = |key: &str| info.get(key).and_then(Value::as_str).map(str::to_owned);
+        Some(SurfaceServer {
+            name: text("name")?,
+            version: text("version"),
+            title: text("title"),
+            instructions: instructions
+                .map(str::to_owned)
+                .or_else(|| text("instructions")),
+        })
+    }
+
+    /// `name version`, or the name alone when the version is unknown.
+    pub fn described(&self) -> String {
+        match &self.version {
+            Some(version) => format!("{} {version}", self.name),
+            None => self.name.clone(),
+        }
+    }
+}
+
+impl From<&ServerInfo> for SurfaceServer {
+    /// Who a connected client's server said it is (an empty version is none).
+    fn from(info: &ServerInfo) -> SurfaceServer {
+        SurfaceServer {
+            name: info.name.clone(),
+            version: Some(info.version.clone()).filter(|version| !version.is_empty()),
+            title: info.title.clone(),
+            instructions: info.instructions.clone(),
+        }
+    }
 }
 
 /// The members of a surface's JSON, one of which a document must have to be read as one.
@@ -71,7 +143,8 @@ const SNAPSHOT_LISTS: [&str; 4] = ["tools", "resources", "resource_templates", "
 impl Surface {
     /// Lists everything `client`'s server offers, through every page: the lists of the
     /// capabilities it advertises; a list it does not advertise, or refuses as an unknown
-    /// method (`-32601`), is empty. Its capabilities are kept as sent.
+    /// method (`-32601`), is empty. Its capabilities are kept as sent, and who it is taken
+    /// from its `initialize` result.
     ///
     /// # Errors
     ///
@@ -84,6 +157,7 @@ impl Surface {
                 .is_some_and(|value| !matches!(value, Value::Null | Value::Bool(false)))
         };
         let mut surface = Surface {
+            server: Some(SurfaceServer::from(client.server_info())),
             capabilities: Some(capabilities.clone()),
             ..Surface::default()
         };
@@ -102,7 +176,8 @@ impl Surface {
 
     /// The surface from the raw results of a session's requests, each `(method, result)`:
     /// every page of `tools/list`, `resources/list`, `resources/templates/list` and
-    /// `prompts/list`, and `initialize` (or `server/discover`) for the capabilities. Other
+    /// `prompts/list`, and `initialize` (or `server/discover`) for the capabilities and who
+    /// the server is (its `serverInfo` and `instructions`). Other
     /// methods are passed over, so a recorded session's exchanges can be given whole: this
     /// is how a cassette becomes a surface. An item listed again (by name, URI or URI
     /// template) replaces the earlier one.
@@ -112,13 +187,18 @@ impl Surface {
     /// use serde_json::json;
     ///
     /// let surface = Surface::from_list_results([
-    ///     ("initialize", json!({"capabilities": {"tools": {}}, "protocolVersion": "2025-11-25"})),
+    ///     ("initialize", json!({
+    ///         "capabilities": {"tools": {}},
+    ///         "protocolVersion": "2025-11-25",
+    ///         "serverInfo": {"name": "calc", "version": "2.0.0"},
+    ///     })),
     ///     ("tools/list", json!({"tools": [{"name": "a", "inputSchema": {}}], "nextCursor": "b"})),
     ///     ("tools/list", json!({"tools": [{"name": "b", "inputSchema": {}}]})),
     ///     ("tools/call", json!({"content": []})),
     /// ])?;
     /// assert_eq!(surface.tools.len(), 2);
     /// assert_eq!(surface.capabilities, Some(json!({"tools": {}})));
+    /// assert_eq!(surface.server.unwrap().described(), "calc 2.0.0");
     /// # Ok::<(), mcp_assured::Error>(())
     /// ```
     ///
@@ -136,6 +216,13 @@ impl Surface {
                 "initialize" | "server/discover" => {
                     if let Some(capabilities) = result.get("capabilities") {
                         surface.capabilities = Some(capabilities.clone());
+                    }
+                    let instructions = result.get("instructions").and_then(Value::as_str);
+                    if let Some(server) = result
+                        .get("serverInfo")
+                        .and_then(|info| SurfaceServer::from_info(info, instructions))
+                    {
+                        surface.server = Some(server);
                     }
                     continue;
                 }
@@ -163,9 +250,10 @@ impl Surface {
         surface.checked()
     }
 
-    /// The surface a recorded session saw: the capabilities of its server's answer to
-    /// `initialize` (or `server/discover`) and the results of the list requests it made
-    /// (every page), as [`from_list_results`](Self::from_list_results) reads them.
+    /// The surface a recorded session saw: the capabilities and `serverInfo` of its
+    /// server's answer to `initialize` (or `server/discover`) and the results of the list
+    /// requests it made (every page), as [`from_list_results`](Self::from_list_results)
+    /// reads them.
     ///
     /// # Errors
     ///
@@ -203,10 +291,15 @@ impl Surface {
                 ),
             ));
         }
-        let initialize = (
-            "initialize",
-            serde_json::json!({"capabilities": capabilities}),
-        );
+        let recorded = &cassette.server;
+        let mut initialize = serde_json::json!({
+            "capabilities": capabilities,
+            "serverInfo": recorded.server_info,
+        });
+        if let Some(instructions) = &recorded.instructions {
+            initialize["instructions"] = Value::String(instructions.clone());
+        }
+        let initialize = ("initialize", initialize);
         let lists = cassette
             .interactions
             .iter()
@@ -220,6 +313,22 @@ impl Surface {
 
     /// Reads a surface's JSON (see [`Surface`]). The output of `mcp-assured list --json`
     /// reads as one too: its `resource_templates`, and the capabilities in its `server`.
+    /// The `server` is read as [`SurfaceServer::from_info`] reads it: one without a `name`
+    /// is unknown, and its other members (`protocolVersion`, `capabilities`, ..) ignored.
+    ///
+    /// ```
+    /// use mcp_assured::diff::Surface;
+    /// use serde_json::json;
+    ///
+    /// let listed = json!({
+    ///     "server": {"name": "weather", "version": "1.2.0", "protocolVersion": "2025-11-25", "capabilities": {"tools": {}}},
+    ///     "tools": [{"name": "forecast", "inputSchema": {"type": "object"}}],
+    /// });
+    /// let surface = Surface::from_json(listed)?;
+    /// assert_eq!(surface.server.unwrap().described(), "weather 1.2.0");
+    /// assert_eq!(surface.capabilities, Some(json!({"tools": {}})));
+    /// # Ok::<(), mcp_assured::Error>(())
+    /// ```
     ///
     /// # Errors
     ///
@@ -232,23 +341,27 @@ impl Surface {
         if !MEMBERS.iter().any(|member| map.contains_key(*member)) {
             return Err(Error::invalid("surface", not_a_surface()));
         }
+        let server = map.remove("server");
         if !map.contains_key("capabilities")
-            && let Some(capabilities) = map
-                .get("server")
+            && let Some(capabilities) = server
+                .as_ref()
                 .and_then(|server| server.get("capabilities"))
                 .cloned()
         {
             map.insert("capabilities".to_owned(), capabilities);
         }
-        let surface: Surface = serde_json::from_value(Value::Object(map))
+        let mut surface: Surface = serde_json::from_value(Value::Object(map))
             .map_err(|error| Error::invalid("surface", error.to_string()))?;
+        surface.server = server
+            .as_ref()
+            .and_then(|server| SurfaceServer::from_info(server, None));
         surface.checked()
     }
 
     /// The surface `mcp-assured snapshot` wrote into `dir` for `name` (the files'
     /// prefix): `NAME__tools.snap`, `NAME__resources.snap`, `NAME__resource_templates.snap`,
     /// `NAME__prompts.snap`. A list without its file (the server did not advertise it) is
-    /// empty. Snapshots do not record capabilities: they are unknown.
+    /// empty. Snapshots do not record capabilities or who the server is: they are unknown.
     ///
     /// The snapshots are redacted; compare them with a [`redacted`](Self::redacted) surface.
     ///
@@ -368,17 +481,47 @@ impl Surface {
 
     /// The surface with the redactions of snapshots applied (timestamps, UUIDs, loopback
     /// ports, volatile keys; see [`redact`](crate::snapshot::redact)), so that it compares
-    /// with one read from snapshot files without differences that are only theirs.
+    /// with one read from snapshot files without differences that are only theirs. The
+    /// `server` is kept as it is: it is never compared, and reports name the server by it.
     #[must_use = "this returns the redacted surface and leaves `self` unchanged"]
     pub fn redacted(self) -> Surface {
         let all = |list: Vec<Value>| list.into_iter().map(redact).collect();
         Surface {
+            server: self.server,
             capabilities: self.capabilities.map(redact),
             tools: all(self.tools),
             resources: all(self.resources),
             resource_templates: all(self.resource_templates),
             prompts: all(self.prompts),
         }
+    }
+
+    /// The name the server gives itself (`server.name`), when known.
+    pub fn server_name(&self) -> Option<&str> {
+        self.server.as_ref().map(|server| server.name.as_str())
+    }
+
+    /// When `old` names another server than this surface does, the sentence that says so:
+    /// ``the two sides name different servers: `calc` (old) and `calculator` (new)``.
+    /// `None` when the names are the same, or either is unknown.
+    ///
+    /// ```
+    /// use mcp_assured::diff::{Surface, SurfaceServer};
+    ///
+    /// let named = |name: &str| Surface {
+    ///     server: Some(SurfaceServer { name: name.into(), ..SurfaceServer::default() }),
+    ///     ..Surface::default()
+    /// };
+    /// let said = named("calculator").renamed_from(&named("calc")).unwrap();
+    /// assert!(said.contains("`calc` (old) and `calculator` (new)"), "{said}");
+    /// assert_eq!(named("calc").renamed_from(&named("calc")), None);
+    /// assert_eq!(named("calc").renamed_from(&Surface::default()), None);
+    /// ```
+    pub fn renamed_from(&self, old: &Surface) -> Option<String> {
+        let (old, new) = (old.server_name()?, self.server_name()?);
+        (old != new).then(|| {
+            format!("the two sides name different servers: `{old}` (old) and `{new}` (new)")
+        })
     }
 
     /// The tool named `name`.

@@ -77,14 +77,14 @@ fn items_removed_are_breaking_and_added_compatible() {
         resources: vec![json!({"uri": "file:///gone", "name": "gone"})],
         resource_templates: vec![json!({"uriTemplate": "file:///gone/{x}", "name": "gone"})],
         prompts: vec![json!({"name": "gone"})],
-        capabilities: None,
+        ..Surface::default()
     };
     let new = Surface {
         tools: vec![json!({"name": "new", "inputSchema": {}})],
         resources: vec![json!({"uri": "file:///new", "name": "new"})],
         resource_templates: vec![json!({"uriTemplate": "file:///new/{x}", "name": "new"})],
         prompts: vec![json!({"name": "new"})],
-        capabilities: None,
+        ..Surface::default()
     };
     let changes = compare(&old, &new);
     let found: Vec<(ChangeKind, Severity, Item, &str)> = changes
@@ -968,6 +968,11 @@ fn every_kind_has_its_own_name() {
 #[test]
 fn a_surface_reads_back_its_json_and_list_json_output() {
     let surface = Surface {
+        server: Some(SurfaceServer {
+            name: "s".into(),
+            version: Some("1".into()),
+            ..SurfaceServer::default()
+        }),
         capabilities: Some(json!({"tools": {}})),
         tools: vec![json!({"name": "t", "inputSchema": {}})],
         resources: vec![],
@@ -976,11 +981,12 @@ fn a_surface_reads_back_its_json_and_list_json_output() {
     };
     let written = surface.to_json();
     assert!(written.get("resourceTemplates").is_some(), "{written}");
+    assert_eq!(written["server"], json!({"name": "s", "version": "1"}));
     assert_eq!(Surface::from_json(written).unwrap(), surface);
 
-    // `mcp-assured list --json`.
+    // `mcp-assured list --json`: its `server` has more members, ignored.
     let listed = json!({
-        "server": {"name": "s", "version": "1", "capabilities": {"tools": {}}},
+        "server": {"name": "s", "version": "1", "protocolVersion": "2025-11-25", "capabilities": {"tools": {}}},
         "tools": [{"name": "t", "inputSchema": {}}],
         "resources": [],
         "resource_templates": [{"uriTemplate": "x/{y}", "name": "x"}],
@@ -1001,9 +1007,94 @@ fn a_surface_reads_back_its_json_and_list_json_output() {
 }
 
 #[test]
+fn who_the_server_is_is_read_leniently_and_never_compared() {
+    let tools = json!([{"name": "t", "inputSchema": {}}]);
+    // A file of before: no `server`, or one without a name (its capabilities still read).
+    let old = Surface::from_json(json!({"tools": tools})).unwrap();
+    assert_eq!(old.server, None);
+    let nameless = Surface::from_json(json!({
+        "server": {"version": 2, "capabilities": {"tools": {}}},
+        "tools": tools,
+    }))
+    .unwrap();
+    assert_eq!(nameless.server, None);
+    assert_eq!(nameless.capabilities, Some(json!({"tools": {}})));
+    // A member that is not a string is left out, not an error.
+    let odd = Surface::from_json(json!({
+        "server": {"name": "s", "version": 2, "instructions": "Use t."},
+        "tools": tools,
+    }))
+    .unwrap();
+    assert_eq!(
+        odd.server,
+        Some(SurfaceServer {
+            name: "s".into(),
+            instructions: Some("Use t.".into()),
+            ..SurfaceServer::default()
+        })
+    );
+    // Another name, version or instructions is no change for clients.
+    let mut renamed = odd.clone();
+    renamed.server = Some(SurfaceServer {
+        name: "other".into(),
+        version: Some("9".into()),
+        ..SurfaceServer::default()
+    });
+    assert!(compare(&odd, &renamed).is_empty());
+    assert!(compare(&old, &renamed).is_empty());
+    assert!(
+        renamed
+            .renamed_from(&odd)
+            .unwrap()
+            .contains("`s` (old) and `other` (new)")
+    );
+    assert_eq!(renamed.renamed_from(&old), None);
+    // Redaction leaves it.
+    assert_eq!(renamed.clone().redacted().server, renamed.server);
+}
+
+#[test]
+fn a_cassette_names_its_server() {
+    let cassette: crate::cassette::Cassette = serde_json::from_value(json!({
+        "cassette": 1,
+        "recorded": "2026-01-02T03:04:05Z",
+        "server": {
+            "serverInfo": {"name": "calc", "version": "2.0.0", "title": "Calculator"},
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"tools": {}},
+            "instructions": "Add with add."
+        },
+        "interactions": [{
+            "method": "tools/list",
+            "params": {},
+            "result": {"tools": [{"name": "add", "inputSchema": {"type": "object"}}]}
+        }]
+    }))
+    .unwrap();
+    let surface = Surface::from_cassette(&cassette).unwrap();
+    assert_eq!(
+        surface.server,
+        Some(SurfaceServer {
+            name: "calc".into(),
+            version: Some("2.0.0".into()),
+            title: Some("Calculator".into()),
+            instructions: Some("Add with add.".into()),
+        })
+    );
+    assert_eq!(surface.tools.len(), 1);
+}
+
+#[test]
 fn list_results_make_a_surface() {
     let surface = Surface::from_list_results([
-        ("initialize", json!({"capabilities": {"prompts": {}}})),
+        (
+            "initialize",
+            json!({
+                "capabilities": {"prompts": {}},
+                "serverInfo": {"name": "p", "version": "0.1.0"},
+                "instructions": "Ask for a prompt."
+            }),
+        ),
         (
             "prompts/list",
             json!({"prompts": [{"name": "a"}], "nextCursor": "1"}),
@@ -1030,6 +1121,9 @@ fn list_results_make_a_surface() {
     );
     assert_eq!(surface.resource_templates.len(), 1);
     assert_eq!(surface.capabilities, Some(json!({"prompts": {}})));
+    let server = surface.server.unwrap();
+    assert_eq!(server.described(), "p 0.1.0");
+    assert_eq!(server.instructions.as_deref(), Some("Ask for a prompt."));
 
     let error = Surface::from_list_results([("tools/list", json!({"items": []}))]).unwrap_err();
     assert!(error.to_string().contains("no `tools` array"), "{error}");

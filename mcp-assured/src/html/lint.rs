@@ -1,6 +1,6 @@
-//! Lint findings by category: for each, a table of the rule, its severity, the subject,
-//! where in the definition, what was found and what to change; and the surface's cost in
-//! tokens.
+//! Lint findings by category, under a heading naming the server (or servers) linted: for
+//! each, a table of the rule, its severity, the subject, where in the definition, what was
+//! found and what to change; and the surface's cost in tokens.
 
 use std::fmt::Write as _;
 
@@ -16,8 +16,12 @@ fn severity_class(severity: Severity) -> &'static str {
 }
 
 pub(super) fn section(report: &LintReport) -> String {
+    let heading = match report.linted() {
+        Some(servers) => format!("What the model sees: lint of {}", escape(&servers)),
+        None => "What the model sees: lint".to_owned(),
+    };
     let mut html = format!(
-        "<section id=\"lint\">\n<h2>What the model sees: lint</h2>\n<p class=\"counts\">\
+        "<section id=\"lint\">\n<h2>{heading}</h2>\n<p class=\"counts\">\
          <span class=\"fail\">{} failed</span>, <span class=\"warn\">{} warned</span>, {} \
          noted; the surface costs {} tokens ({})</p>\n",
         report.count(Severity::Fail),

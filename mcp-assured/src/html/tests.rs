@@ -103,3 +103,38 @@ fn the_page_loads_nothing_and_runs_nothing() {
     );
     assert!(page.contains("@media print"));
 }
+
+#[cfg(feature = "lint")]
+#[test]
+fn a_lint_is_headed_by_the_server_or_servers_it_was_of() {
+    use crate::{diff::Surface, lint::Lint};
+
+    let named = |name: &str| {
+        Surface::from_json(json!({
+            "server": {"name": name, "version": "1.0.0"},
+            "tools": [{"name": "add", "inputSchema": {"type": "object"}}],
+        }))
+        .unwrap()
+    };
+    let heading = |page: String| {
+        let start = page.find("<section id=\"lint\">\n<h2>").unwrap();
+        let rest = &page[start + "<section id=\"lint\">\n<h2>".len()..];
+        rest[..rest.find("</h2>").unwrap()].to_owned()
+    };
+    let one = Lint::new().run(&named("calc<1>"));
+    assert_eq!(
+        heading(HtmlReport::new("lint").lint(&one).render()),
+        "What the model sees: lint of calc&lt;1&gt; 1.0.0"
+    );
+    let (mail, unknown) = (named("mail-server"), Surface::default());
+    let several = Lint::new().run_servers(&[("mail", &mail), ("twin", &unknown)]);
+    assert_eq!(
+        heading(HtmlReport::new("lint").lint(&several).render()),
+        "What the model sees: lint of mail (mail-server 1.0.0), twin"
+    );
+    let anonymous = Lint::new().run(&Surface::default());
+    assert_eq!(
+        heading(HtmlReport::new("lint").lint(&anonymous).render()),
+        "What the model sees: lint"
+    );
+}

@@ -69,7 +69,10 @@ use serde_json::Value;
 
 pub use self::rules::{RULES, Rule, rule};
 pub use self::tokens::TokenCount;
-use crate::diff::Surface;
+use crate::{
+    diff::{Surface, SurfaceServer},
+    report::SubjectRef,
+};
 
 /// How much a finding matters.
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -231,7 +234,36 @@ impl fmt::Display for Finding {
     }
 }
 
-/// The findings of one lint run, and what the surface costs in tokens.
+/// One thing a rule found, as a report's JSON writes it ([`LintReport::to_json`],
+/// `mcp-assured lint --json`): the finding's members, and beside its `subject` the same in
+/// parts, `subject_ref`.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "json-schema", schemars(rename = "LintFinding"))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReportedFinding {
+    /// The finding.
+    #[serde(flatten)]
+    pub finding: Finding,
+    /// What it is about, in parts: `{"kind": "tool", "name": "add", "server": "calc"}`
+    /// (`server`: the finding's, else the linted server's name, where known).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subject_ref: Option<SubjectRef>,
+}
+
+/// A server linted beside others ([`Lint::run_servers`]): the name its findings carry, and
+/// who it says it is.
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LintedServer {
+    /// The name it was linted by (a config file's key): its findings' `server`.
+    pub name: String,
+    /// Who it says it is, when its surface knows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server: Option<SurfaceServer>,
+}
+
+/// The findings of one lint run, what the surface costs in tokens, and which server (or
+/// servers) it was of.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LintReport {
     /// Every finding, most severe first, then in the order of the surface.
@@ -241,6 +273,12 @@ pub struct LintReport {
     /// Whether warnings fail too ([`Lint::strict`]).
     #[serde(skip)]
     pub strict: bool,
+    /// Who the linted server says it is ([`Lint::run`] of a surface that knows).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server: Option<SurfaceServer>,
+    /// The servers linted together ([`Lint::run_servers`]), in order; empty otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub servers: Vec<LintedServer>,
 }
 
 impl LintReport {
@@ -280,13 +318,86 @@ impl LintReport {
         }
     }
 
-    /// The report as `mcp-assured lint --json` prints it.
+    /// Which server (or servers) the report is of, in words: `calc 1.0.0`, or `mail
+    /// (mail-server 1.0.0), twin` for servers linted together; `None` when it does not know.
+    pub fn linted(&self) -> Option<String> {
+        if let Some(server) = &self.server {
+            return Some(server.described());
+        }
+        let servers: Vec<String> = self
+            .servers
+            .iter()
+            .map(|linted| match &linted.server {
+                Some(server) => format!("{} ({})", linted.name, server.described()),
+                None => linted.name.clone(),
+            })
+            .collect();
+        (!servers.is_empty()).then(|| servers.join(", "))
+    }
+
+    /// Every finding as the report's JSON writes it: with its subject in parts, of the
+    /// finding's server, else of the linted one.
+    ///
+    /// ```
+    /// use mcp_assured::{diff::Surface, lint::Lint, report::{SubjectKind, SubjectRef}};
+    /// use serde_json::json;
+    ///
+    /// let facts = Surface {
+    ///     tools: vec![json!({"name": "fact", "description": "A fact.", "inputSchema": {"type": "object"}})],
+    ///     ..Surface::default()
+    /// };
+    /// let report = Lint::new().max_surface_tokens(1).run_servers(&[("facts", &facts)]);
+    /// let over = report
+    ///     .reported_findings()
+    ///     .into_iter()
+    ///     .find(|reported| reported.finding.rule == "token-budget.surface")
+    ///     .unwrap();
+    /// assert_eq!(over.finding.subject, "the server");
+    /// assert_eq!(over.subject_ref, Some(SubjectRef::new(SubjectKind::Server, "facts").of_server(Some("facts"))));
+    /// ```
+    pub fn reported_findings(&self) -> Vec<ReportedFinding> {
+        let linted = self.server.as_ref().map(|server| server.name.as_str());
+        self.findings
+            .iter()
+            .map(|finding| ReportedFinding {
+                subject_ref: SubjectRef::parse(&finding.subject)
+                    .map(|subject| subject.of_server(finding.server.as_deref().or(linted))),
+                finding: finding.clone(),
+            })
+            .collect()
+    }
+
+    /// The report as `mcp-assured lint --json` prints it: `passed`, the
+    /// [findings](Self::reported_findings), `tokens`, and the `server` (or `servers`) linted.
+    ///
+    /// ```
+    /// use mcp_assured::{diff::{Surface, SurfaceServer}, lint::Lint};
+    /// use serde_json::json;
+    ///
+    /// let surface = Surface {
+    ///     server: Some(SurfaceServer { name: "calc".into(), version: Some("1.0.0".into()), ..SurfaceServer::default() }),
+    ///     tools: vec![json!({"name": "add", "inputSchema": {"type": "object"}})],
+    ///     ..Surface::default()
+    /// };
+    /// let json = Lint::new().run(&surface).to_json();
+    /// assert_eq!(json["server"], json!({"name": "calc", "version": "1.0.0"}));
+    /// let finding = &json["findings"][0];
+    /// assert_eq!(finding["subject"], "tool `add`");
+    /// assert_eq!(finding["subject_ref"], json!({"kind": "tool", "name": "add", "server": "calc"}));
+    /// ```
     pub fn to_json(&self) -> Value {
-        serde_json::json!({
+        let mut json = serde_json::json!({
             "passed": !self.failed(),
-            "findings": self.findings,
+            "findings": self.reported_findings(),
             "tokens": self.tokens,
-        })
+        });
+        if let Some(server) = &self.server {
+            json["server"] = serde_json::json!(server);
+        }
+        if !self.servers.is_empty() {
+            json["servers"] = serde_json::json!(self.servers);
+        }
+        json
     }
 }
 
@@ -405,10 +516,19 @@ impl Lint {
         }
         findings.extend(self.escalated(shadowing::findings(servers)));
         findings.sort_by_key(|finding| std::cmp::Reverse(finding.severity));
+        let servers = servers
+            .iter()
+            .map(|(name, surface)| LintedServer {
+                name: (*name).to_owned(),
+                server: surface.server.clone(),
+            })
+            .collect();
         LintReport {
             findings,
             tokens,
             strict: self.strict,
+            server: None,
+            servers,
         }
     }
 
@@ -426,7 +546,7 @@ impl Lint {
         findings
     }
 
-    /// Lints `surface`.
+    /// Lints `surface`; the report names its server ([`Surface::server`]).
     pub fn run(&self, surface: &Surface) -> LintReport {
         let mut findings = Vec::new();
         if let Some(pinned) = &self.pinned {
@@ -475,6 +595,8 @@ impl Lint {
             findings,
             tokens,
             strict: self.strict,
+            server: surface.server.clone(),
+            servers: Vec::new(),
         }
     }
 }

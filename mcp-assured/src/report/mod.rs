@@ -74,6 +74,7 @@ mod clause;
 pub(crate) mod finding;
 mod json;
 mod junit;
+pub(crate) mod subject;
 mod text;
 
 use std::{fmt, time::Duration};
@@ -85,6 +86,7 @@ pub use self::{
     clause::{Clause, Level},
     finding::{Finding, FindingKind, Reproduction, finding_of, findings},
     junit::Junit,
+    subject::{SubjectKind, SubjectRef},
     text::{EntryText, Text},
 };
 

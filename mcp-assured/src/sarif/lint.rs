@@ -32,7 +32,8 @@ impl LintReport {
     /// The findings as a SARIF 2.1.0 log (see [`crate::sarif`]): `error` for a finding that
     /// fails the run (with [`strict`](crate::lint::Lint::strict), every warning), `warning`,
     /// `note`. Each rule links to its section of the rules' page; the security categories
-    /// are tagged `security`.
+    /// are tagged `security`. The log is about the linted server by its name, where the
+    /// report knows it ([`LintReport::server`]; [`Sarif::server`] given afterwards wins).
     ///
     /// ```
     /// use mcp_assured::{diff::Surface, lint::Lint};
@@ -55,6 +56,9 @@ impl LintReport {
     /// ```
     pub fn to_sarif(&self) -> Sarif {
         let mut log = Sarif::new();
+        if let Some(server) = &self.server {
+            log = log.server(server.name.clone());
+        }
         let failing: Vec<_> = self.failing().collect();
         for finding in &self.findings {
             let level = if failing.contains(&finding) {

@@ -7,6 +7,7 @@ use serde_json::{Map, Value, json};
 use serde_sarif::sarif;
 
 use super::{FINGERPRINT_KEY, SCHEMA_URI, Sarif, fingerprint};
+use crate::report::subject;
 
 /// Where mcp-assured is told about.
 const INFORMATION_URI: &str = "https://github.com/mcp-assured/mcp-assured";
@@ -83,8 +84,7 @@ impl Subject {
     /// Reads the way lint findings and entries name what they are about: ``tool `add` ``,
     /// ``prompt `greet` ``, ``resource template `file:///{path}` ``.
     pub fn parse(words: &str) -> Option<Subject> {
-        let (kind, rest) = words.split_once(" `")?;
-        let name = rest.strip_suffix('`')?;
+        let (kind, name) = subject::split(words)?;
         Some(Subject::new(kind, name))
     }
 
@@ -197,6 +197,12 @@ pub(super) fn build(log: &Sarif) -> sarif::Sarif {
                 .build(),
         );
     }
+    if !log.properties.is_empty() {
+        run.properties = Some(property_bag(&log.properties));
+    }
+    if !log.notes.is_empty() {
+        run.invocations = Some(vec![invocation(&log.notes)]);
+    }
     sarif::Sarif::builder()
         .schema(SCHEMA_URI)
         .version(json!("2.1.0"))
@@ -249,19 +255,32 @@ fn sarif_result(
         .partial_fingerprints(fingerprints)
         .build();
     if !result.properties.is_empty() {
-        built.properties = Some(
-            sarif::PropertyBag::builder()
-                .additional_properties(
-                    result
-                        .properties
-                        .clone()
-                        .into_iter()
-                        .collect::<BTreeMap<_, _>>(),
-                )
-                .build(),
-        );
+        built.properties = Some(property_bag(&result.properties));
     }
     built
+}
+
+fn property_bag(properties: &Map<String, Value>) -> sarif::PropertyBag {
+    sarif::PropertyBag::builder()
+        .additional_properties(properties.clone().into_iter().collect::<BTreeMap<_, _>>())
+        .build()
+}
+
+/// The run's one invocation, which succeeded, with each note as a notification.
+fn invocation(notes: &[String]) -> sarif::Invocation {
+    let notifications = notes
+        .iter()
+        .map(|note| {
+            sarif::Notification::builder()
+                .level(json!("note"))
+                .message(sarif::Message::builder().text(note.clone()).build())
+                .build()
+        })
+        .collect::<Vec<_>>();
+    sarif::Invocation::builder()
+        .execution_successful(true)
+        .tool_execution_notifications(notifications)
+        .build()
 }
 
 /// The result's place: the server and its subject as a logical location, and a file where

@@ -68,7 +68,7 @@ pub use self::log::{Level, Rule, SarifResult, Subject};
 
 use std::{fmt, io, path::Path};
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The URI of the schema a SARIF log names (`$schema`): the OASIS standard's, errata 01.
 pub const SCHEMA_URI: &str =
@@ -87,6 +87,8 @@ pub struct Sarif {
     server: Option<String>,
     artifact: Option<String>,
     category: Option<String>,
+    properties: Map<String, Value>,
+    notes: Vec<String>,
 }
 
 impl Sarif {
@@ -117,6 +119,10 @@ impl Sarif {
         self.server = self.server.take().or(other.server);
         self.artifact = self.artifact.take().or(other.artifact);
         self.category = self.category.take().or(other.category);
+        for (key, value) in other.properties {
+            self.properties.entry(key).or_insert(value);
+        }
+        self.notes.extend(other.notes);
     }
 
     /// The run's category, `runs[0].automationDetails.id` (`mcp-assured/check/`): code
@@ -136,6 +142,26 @@ impl Sarif {
     /// the outermost logical location of each result, and part of its fingerprint.
     pub fn server(mut self, name: impl Into<String>) -> Sarif {
         self.server = Some(name.into());
+        self
+    }
+
+    /// The name the results are about, as [`server`](Self::server) set it.
+    pub fn server_name(&self) -> Option<&str> {
+        self.server.as_deref()
+    }
+
+    /// A property of the run as a whole, in `runs[0].properties` (`servers`, say: the
+    /// names of the two sides of a diff).
+    pub fn property(mut self, key: impl Into<String>, value: impl Into<Value>) -> Sarif {
+        self.properties.insert(key.into(), value.into());
+        self
+    }
+
+    /// A sentence about the run as a whole rather than a result (the two sides of a diff
+    /// name different servers, say): a `note` of `runs[0].invocations[0]
+    /// .toolExecutionNotifications`.
+    pub fn note(mut self, text: impl Into<String>) -> Sarif {
+        self.notes.push(text.into());
         self
     }
 

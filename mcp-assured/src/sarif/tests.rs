@@ -223,3 +223,145 @@ fn subjects_read_as_the_findings_write_them() {
     );
     assert_eq!(Subject::parse("the server"), None);
 }
+
+/// Each result's fully qualified logical location and fingerprint.
+#[cfg(feature = "diff")]
+fn located(sarif: &serde_json::Value) -> Vec<(String, String)> {
+    let text = |value: &serde_json::Value| value.as_str().unwrap().to_owned();
+    sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|result| {
+            (
+                text(&result["locations"][0]["logicalLocations"][0]["fullyQualifiedName"]),
+                text(&result["partialFingerprints"][FINGERPRINT_KEY]),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_run_carries_its_properties_and_notes_and_extending_keeps_them() {
+    let mut log = sample()
+        .to_sarif()
+        .property("servers", json!({"new": "calc"}))
+        .note("one thing about the run");
+    log.extend(
+        Report::default()
+            .to_sarif()
+            .property("servers", json!({"new": "other"}))
+            .property("extra", true)
+            .note("another"),
+    );
+    let run = &log.to_json()["runs"][0];
+    assert_eq!(
+        run["properties"],
+        json!({"servers": {"new": "calc"}, "extra": true})
+    );
+    let invocation = &run["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], true);
+    let notes: Vec<&str> = invocation["toolExecutionNotifications"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|note| {
+            assert_eq!(note["level"], "note");
+            note["message"]["text"].as_str().unwrap()
+        })
+        .collect();
+    assert_eq!(notes, ["one thing about the run", "another"]);
+    let bare = sample().to_sarif().to_json();
+    assert_eq!(bare["runs"][0].get("properties"), None);
+    assert_eq!(bare["runs"][0].get("invocations"), None);
+}
+
+#[cfg(feature = "diff")]
+mod diff {
+    use serde_json::{Value, json};
+
+    use crate::diff::{Surface, compare};
+
+    fn surface(server: Option<&str>, tools: Value) -> Surface {
+        let mut json = json!({"tools": tools});
+        if let Some(name) = server {
+            json["server"] = json!({"name": name, "version": "1.0.0"});
+        }
+        Surface::from_json(json).unwrap()
+    }
+
+    /// Each result's fully qualified logical location and fingerprint, and the run.
+    fn located(old: &Surface, new: &Surface) -> (Vec<(String, String)>, Value) {
+        let sarif = compare(old, new).to_sarif_between(old, new).to_json();
+        (super::located(&sarif), sarif["runs"][0].clone())
+    }
+
+    #[test]
+    fn the_changes_are_named_after_the_server_the_surfaces_name() {
+        let tools = json!([{"name": "add", "inputSchema": {"type": "object"}}]);
+        let old = surface(Some("calc"), tools);
+        let same = surface(Some("calc"), json!([]));
+        let (results, run) = located(&old, &same);
+        assert_eq!(results[0].0, "calc/tool/add");
+        assert_eq!(
+            run["properties"]["servers"],
+            json!({"old": "calc", "new": "calc"})
+        );
+        assert_eq!(run.get("invocations"), None, "the same name: no note");
+
+        let renamed = surface(Some("calculator"), json!([]));
+        let (renamed_results, run) = located(&old, &renamed);
+        assert_eq!(renamed_results[0].0, "calculator/tool/add");
+        assert_ne!(
+            renamed_results[0].1, results[0].1,
+            "the name is in the print"
+        );
+        assert_eq!(
+            run["properties"]["servers"],
+            json!({"old": "calc", "new": "calculator"})
+        );
+        let note = run["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"]
+            .as_str()
+            .unwrap();
+        assert!(
+            note.contains("`calc` (old) and `calculator` (new)"),
+            "{note}"
+        );
+
+        // Only the old side knows: its name. Neither: as `to_sarif`, and a name given after wins.
+        let unknown = surface(None, json!([]));
+        assert_eq!(located(&old, &unknown).0[0].0, "calc/tool/add");
+        let anonymous = surface(
+            None,
+            json!([{"name": "add", "inputSchema": {"type": "object"}}]),
+        );
+        let (results, run) = located(&anonymous, &unknown);
+        assert_eq!(results[0].0, "server/tool/add");
+        assert_eq!(run.get("properties"), None);
+        let given = compare(&old, &renamed)
+            .to_sarif_between(&old, &renamed)
+            .server("weather")
+            .to_json();
+        assert_eq!(
+            given["runs"][0]["results"][0]["locations"][0]["logicalLocations"][0]["fullyQualifiedName"],
+            "weather/tool/add"
+        );
+    }
+}
+
+#[cfg(feature = "lint")]
+#[test]
+fn a_lint_log_is_named_after_the_linted_server() {
+    let surface = crate::diff::Surface::from_json(json!({
+        "server": {"name": "calc"},
+        "tools": [{"name": "add", "description": "Adds\u{200b}two.", "inputSchema": {"type": "object"}}],
+    }))
+    .unwrap();
+    let sarif = crate::lint::Lint::new().run(&surface).to_sarif().to_json();
+    let names = located(&sarif);
+    assert!(!names.is_empty());
+    assert!(
+        names.iter().all(|(name, _)| name.starts_with("calc/")),
+        "{names:?}"
+    );
+}
