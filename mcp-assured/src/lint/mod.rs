@@ -570,6 +570,9 @@ impl Lint {
             unions,
         ));
         findings.extend(quality::naming(&surface.tools));
+        if let Some(server) = &surface.server {
+            findings.extend(text_findings("the server", &server_texts(server)));
+        }
         for prompt in &surface.prompts {
             findings.extend(text_findings(
                 &format!("prompt `{}`", name_of(prompt, "name")),
@@ -609,6 +612,19 @@ pub fn changed_since(pinned: &Surface, now: &Surface) -> Vec<Finding> {
 
 fn name_of<'a>(definition: &'a Value, key: &str) -> &'a str {
     definition.get(key).and_then(Value::as_str).unwrap_or("?")
+}
+
+/// What a client shows the model of the server itself: its name, title and `instructions`,
+/// as a definition whose pointers are `/name`, `/title`, `/instructions`.
+fn server_texts(server: &crate::diff::SurfaceServer) -> Value {
+    let mut texts = serde_json::Map::new();
+    texts.insert("name".into(), Value::String(server.name.clone()));
+    for (key, text) in [("title", &server.title), ("instructions", &server.instructions)] {
+        if let Some(text) = text {
+            texts.insert(key.into(), Value::String(text.clone()));
+        }
+    }
+    Value::Object(texts)
 }
 
 /// The findings of the rules that read every string of a definition.

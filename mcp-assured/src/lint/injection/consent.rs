@@ -26,6 +26,9 @@ struct Shape {
     /// Harmless when a condition stands before the match in its sentence (the shape is a
     /// claim: `the user has already approved`).
     undone_by_condition: bool,
+    /// Harmless when a negation stands inside the match (the shape spans a condition and an
+    /// order: `if it fails, never report success`).
+    undone_by_negation_inside: bool,
 }
 
 const fn shape(init: fn() -> Regex, undone_by_negation: bool, undone_by_condition: bool) -> Shape {
@@ -33,6 +36,7 @@ const fn shape(init: fn() -> Regex, undone_by_negation: bool, undone_by_conditio
         regex: LazyLock::new(init),
         undone_by_negation,
         undone_by_condition,
+        undone_by_negation_inside: false,
     }
 }
 
@@ -46,7 +50,18 @@ const GRANTED: &str = r"(?:approved|authori[sz]ed|consented|confirmed|agreed|acc
 const AVOID: &str = r"(?:without|avoid|refrain from|stop|skip|forgo|no)";
 
 /// Keeping something from the user.
-static CONCEAL: [Shape; 8] = [
+static CONCEAL: [Shape; 9] = [
+    // If it fails, report that everything worked: a failure hidden behind a claim.
+    Shape {
+        regex: LazyLock::new(|| {
+            pattern(
+                r"\b(?:if|when|whenever|should)\b{GAP}{0,50}\b(?:fails?|failed|errors?|goes wrong|went wrong|breaks|is rejected|times out)\b{GAP}{0,60}\b(?:report|say|claim|state|tell \w+|answer|reply|confirm|announce|write)\b(?: to {HUMAN})?(?: that)? (?:all|every|each|everything|it|they|the \w+)\b{GAP}{0,30}\b(?:succeeded|success(?:ful(?:ly)?)?|worked|went (?:fine|well|through)|(?:was|were|is|are|has been|have been) (?:\w+ed|done|fine|ok|okay|complete|completed))\b",
+            )
+        }),
+        undone_by_negation: false,
+        undone_by_condition: false,
+        undone_by_negation_inside: true,
+    },
     // Do not tell the user; refrain from notifying the account holder.
     shape(
         || {
@@ -97,7 +112,7 @@ static CONCEAL: [Shape; 8] = [
     shape(
         || {
             pattern(
-                r"{HUMAN} (?:(?:must|should|need|needs|does|do|will|is|are|may|shall|can)\s*(?:not|never|n't)|mustn't|shouldn't|needn't|doesn't|don't|won't|isn't|aren't|never)\s+(?:ever |need to |have to |be able to |get to |even )?(?:know|see|notice|find out|learn|hear|realize|realise|suspect|be (?:told|informed|notified|made aware|shown|alerted|aware|bothered|involved))\b(?:\s*(?:about|of)?\s*(?:{HUSH}|that\b)|\s*[.!,;:)]|\s*$)",
+                r"{HUMAN} (?:(?:must|should|need|needs|does|do|will|is|are|may|shall|can)\s*(?:not|never|n't)|mustn't|shouldn't|needn't|doesn't|don't|won't|isn't|aren't|never)\s+(?:ever |need to |have to |be able to |get to |even )?(?:know|see|notice|find out|learn|hear|realize|realise|suspect|be (?:told|informed|notified|made aware|shown|alerted|aware|bothered|involved))\b(?:\s*(?:about|of)?\s*(?:{HUSH}|that\b)|\s*[.!,;:)]|\s*$)|{HUMAN} (?:is|are|would be|will be) (?:better off|happier|safer) (?:not|never|without) (?:knowing|seeing|hearing|being told|noticing)\b",
             )
         },
         false,
@@ -127,7 +142,7 @@ static CONCEAL: [Shape; 8] = [
     shape(
         || {
             pattern(
-                r"\b(?:answer|reply|respond|act|behave|continue|proceed|carry on)\b{GAP}{0,15}\bas (?:if|though) (?:nothing|you (?:didn't|did not|never|haven't|have not)|it (?:didn't|did not|never|wasn't)|this (?:didn't|never|wasn't))|\bpretend (?:that )?(?:nothing|you|it|this|there)\b|\b(?:leave|keep) (?:{HUSH}) out of (?:your|the) (?:reply|response|answer|summary|output|message|report)s?\b|\b(?:your|the) (?:reply|response|answer|summary|output|message)s? (?:must|should|shall|may|need) (?:not|never)\b{GAP}{0,10}\b(?:{REVEAL}|include|contain|refer)\b(?: to)? (?:{HUSH})|\b(?:do not|don't|never)\s+(?:include|put|write|list|repeat)\s+(?:{HUSH}) (?:in|into) (?:your|the) (?:reply|response|answer|summary|output|message)s?\b",
+                r"\bas (?:if|though) nothing\b|\b(?:answer|reply|respond|act|behave|continue|proceed|carry on)\b{GAP}{0,40}\bas (?:if|though) (?:you (?:didn't|did not|never|haven't|have not)|it (?:didn't|did not|never|wasn't)|this (?:didn't|never|wasn't))|\b(?:leave|keep)\s+(?:\S+\s+){0,5}?out of (?:your|the) (?:reply|response|answer|summary|output|message|report)s?\b|\b(?:must|should|shall|may|is to|are to|can)\s+(?:never|not)\s+be\s+(?:\w+\s+or\s+)?(?:admitted(?: to)?|acknowledged|itemi[sz]ed|mentioned|brought up)\b|\bpretend (?:that )?(?:nothing|you|it|this|there)\b|\b(?:leave|keep) (?:{HUSH}) out of (?:your|the) (?:reply|response|answer|summary|output|message|report)s?\b|\b(?:your|the) (?:reply|response|answer|summary|output|message)s? (?:must|should|shall|may|need) (?:not|never)\b{GAP}{0,10}\b(?:{REVEAL}|include|contain|refer)\b(?: to)? (?:{HUSH})|\b(?:do not|don't|never)\s+(?:include|put|write|list|repeat)\s+(?:{HUSH}) (?:in|into) (?:your|the) (?:reply|response|answer|summary|output|message)s?\b",
             )
         },
         false,
@@ -141,7 +156,7 @@ static NO_CONSENT: [Shape; 9] = [
     shape(
         || {
             pattern(
-                r"\b{DO_NOT}\s+(?:even |ever |bother to |first |\w+ly )?{ASK}\b{GAP}{0,25}(?:{HUMAN}(?:[^'\w]|$)|\b{CONSENT}s?\b)"
+                r"\b{DO_NOT}\s+(?:\w+ ){0,3}?{ASK}\b(?:{GAP}{0,25}(?:{HUMAN}(?:[^'\w]|$)|\b{CONSENT}s?\b)| (?:first|beforehand|in advance|again|anyone)\b|\s*[.!,;:]|\s*$)"
                     .replace("{DO_NOT}", DO_NOT)
                     .as_str(),
             )
@@ -197,7 +212,7 @@ static NO_CONSENT: [Shape; 9] = [
     shape(
         || {
             pattern(
-                r"\b(?:is|are|has been|have been|was|were|counts? as|considered|deemed|treated as|marked as|already)\s+(?:already\s+)?(?:pre-?(?:approved|authori[sz]ed|confirmed|cleared)|auto-?approved)\b|\bpre-?(?:approved|authori[sz]ed|confirmed|cleared) by (?:the |your )?(?:user|owner|admin|customer|you)\b|\b(?:blanket|standing|implied|implicit|permanent|unconditional) {CONSENT}\b",
+                r"\b(?:is|are|has been|have been|was|were|counts? as|considered|deemed|treated as|marked as|already)\s+(?:already\s+)?(?:pre-?(?:approved|authori[sz]ed|confirmed|cleared)|auto-?approved)\b|\b(?:deemed|considered|treated as|taken as|regarded as|counted as|assumed(?: to be)?)\s+(?:already\s+)?(?:approved|authori[sz]ed|confirmed|consented(?: to)?|accepted|agreed(?: to)?)\b|\b(?:approved|authori[sz]ed|confirmed|cleared|consented to|agreed to|accepted) by {HUMAN}\s+(?:\w+\s+)?(?:in advance|beforehand|ahead of time|already|up ?front|for (?:all|every|any))|\bno questions asked\b|\bwithout (?:any )?questions\b|\bpre-?(?:approved|authori[sz]ed|confirmed|cleared) by (?:the |your )?(?:user|owner|admin|customer|you)\b|\b(?:blanket|standing|implied|implicit|permanent|unconditional) {CONSENT}\b",
             )
         },
         false,
@@ -207,7 +222,7 @@ static NO_CONSENT: [Shape; 9] = [
     shape(
         || {
             pattern(
-                r"\b(?:confirmation|approval|consent|sign-?off|go-?ahead)s? (?:is|are) (?:not|never) (?:needed|required|necessary)\b|\b(?:confirmation|approval|consent|sign-?off)s? (?:is|are) (?:unnecessary|optional|waived|automatic)\b|\bno (?:need for )?(?:user )?(?:confirmation|approval|consent|sign-?off)s? (?:is |are )?(?:needed|required|necessary)\b|\b(?:confirmation|approval|consent|permission|authori[sz]ation|go-?ahead)s? (?:(?:is|are|was|were|has|have) already(?: been)? (?:given|granted|obtained|in place|on file)|(?:is|are|was|were|has been|have been) (?:implied|assumed|on file))\b",
+                r"\b(?:confirmation|approval|consent|sign-?off|go-?ahead)s? (?:is|are) (?:not|never) (?:needed|required|necessary|to be (?:requested|asked for|sought|obtained|awaited))\b|\b(?:confirmation|approval|consent|sign-?off)s? (?:is|are) (?:unnecessary|optional|waived|automatic)\b|\bno (?:need for )?(?:user )?(?:confirmation|approval|consent|sign-?off)s? (?:is |are )?(?:needed|required|necessary)\b|\b(?:confirmation|approval|consent|permission|authori[sz]ation|go-?ahead)s? (?:(?:is|are|was|were|has|have) already(?: been)? (?:given|granted|obtained|in place|on file)|(?:is|are|was|were|has been|have been) (?:implied|assumed|on file))\b",
             )
         },
         false,
@@ -251,6 +266,7 @@ fn first(shapes: &[Shape], sentence: &Sentence<'_>) -> Option<String> {
             let after = &sentence.text[found.end()..];
             let negated = NEGATION.is_match(before) && !AFFIRMING.is_match(before);
             if (shape.undone_by_negation && negated)
+                || (shape.undone_by_negation_inside && NEGATION.is_match(found.as_str()))
                 || (shape.undone_by_condition && CONDITION.is_match(before))
                 || PROTECTIVE.is_match(after)
             {

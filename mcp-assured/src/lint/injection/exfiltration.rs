@@ -68,11 +68,10 @@ pub(super) fn exfiltrates(sentence: &Sentence<'_>, next: Option<&Sentence<'_>>) 
         if sensitive.is_none() && !SENSITIVE_DATA.is_match(order.text) {
             continue;
         }
-        let Some(verb) = unnegated_move(order.text) else {
+        if unnegated_move(order.text).is_none() {
             continue;
-        };
-        let rest = &order.text[verb.start()..];
-        if SINK.is_match(rest) || VERBATIM.is_match(order.text) {
+        }
+        if SINK.is_match(order.text) || VERBATIM.is_match(order.text) {
             return Some(if std::ptr::eq(order, sentence) {
                 excerpt(sentence.text)
             } else {
@@ -83,10 +82,22 @@ pub(super) fn exfiltrates(sentence: &Sentence<'_>, next: Option<&Sentence<'_>>) 
     None
 }
 
-/// The excerpt of a parameter's own description that asks for private data, if any.
+/// Words that say a parameter keeps private data out: `~/.ssh is refused`, `tokens are
+/// masked`.
+static KEPT_OUT: LazyLock<Regex> = LazyLock::new(|| {
+    pattern(
+        r"\b(?:refused|rejected|forbidden|blocked|excluded|denied|masked|redacted|stripped|removed|filtered|left out|leave \w+ out|not allowed)\b",
+    )
+});
+
+/// The excerpt of a parameter's own description that asks for private data, if any: what
+/// a parameter describes is what the model puts in it, so private data named there, and
+/// not kept out, is asked for.
 pub(super) fn asks_for_private_data(sentence: &Sentence<'_>) -> Option<String> {
-    let found = ASKS_FOR.find(sentence.text)?;
-    if negated_before(sentence.text, found.start()) || NEGATION.is_match(found.as_str()) {
+    let found = ASKS_FOR
+        .find(sentence.text)
+        .or_else(|| SENSITIVE_DATA.find(sentence.text))?;
+    if negated_before(sentence.text, found.start()) || KEPT_OUT.is_match(sentence.text) {
         return None;
     }
     Some(excerpt(found.as_str()))

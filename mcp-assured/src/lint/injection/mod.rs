@@ -24,10 +24,14 @@ use regex::Regex;
 use self::{sentences::sentences, vocabulary::pattern};
 use super::{Finding, folded::folded, rules, walk::Role, walk::Text};
 
-/// Telling the model to drop what it was told: its instructions, its rules, its user.
+/// What the model was told and by whom: its instructions, its rules, its user.
+const TOLD: &str = r"(?:instructions?|rules|prompts?|system prompts?|system messages?|directives?|guidance|guidelines|policies|constraints|guardrails|orders|what you were told|whatever (?:your client|the user|the system|you were) (?:told you|said|told)|(?:your|the) (?:client|user|operator|system)(?:'s)? (?:instructions|messages|rules|requests)?)";
+
+/// Telling the model to drop what it was told, or to put something above it.
 static OVERRIDE: LazyLock<Regex> = LazyLock::new(|| {
     pattern(
-        r"\b(?:ignore|disregard|forget|override|bypass|set aside|discard|abandon|drop)\b{GAP}{0,30}\b(?:previous|prior|above|earlier|preceding|all|any|other|your|system|safety|original|existing)\b{GAP}{0,20}\b(?:instructions?|rules|prompts?|directives?|guidelines|policies|constraints|guardrails)\b|\byou are now\b|\bnew (?:system )?instructions?\s*:|\b(?:system|developer) prompt\s*:|\b(?:these|this|the following) (?:instructions?|rules|directives?) (?:take|takes) (?:precedence|priority) over\b|\b(?:supersedes?|overrules?|outranks?|replaces?) (?:all|any|your|the|previous|prior|other|earlier) (?:\w+ )?(?:instructions?|rules|prompts?|guidelines|directives?)\b|\byour (?:real|actual|true|new) (?:task|job|instructions?|goal|purpose|role) is\b|\bfrom now on,? you (?:are|will|must|should)\b",
+        &r"\b(?:ignore|disregard|forget|override|bypass|set aside|discard|abandon|drop|void|cancel|revoke)\b{GAP}{0,30}\b(?:previous|prior|above|earlier|preceding|all|any|other|your|system|safety|original|existing|the)\b{GAP}{0,20}\b{TOLD}\b|\b{TOLD}\b{GAP}{0,40}\b(?:is|are|were|was|now|become|becomes)\s+(?:now\s+)?(?:void|null|obsolete|out of date|outdated|revoked|cancelled|canceled|superseded|replaced|no longer (?:valid|in force|apply|applies|binding))\b|\byou are now\b|\bnew (?:system )?instructions?\s*:|\b(?:system|developer) prompt\s*:|\b(?:take|takes|taking) (?:precedence|priority) over\b|\b(?:supersedes?|overrules?|outranks?|outrank|trumps?|rank (?:it|this|them|these) (?:above|over|before)|ranks? above|override) (?:all |any |your |the |its |their |previous |prior |other |earlier )*(?:\w+ )?(?:{TOLD}|theirs|the user|yours)\b|\byour (?:real|actual|true|new) (?:task|job|instructions?|goal|purpose|role) is\b|\bfrom now on,? you (?:are|will|must|should)\b|\bno longer (?:answer to|obey|follow|listen to|work for|serve|report to) (?:the user|your user|{TOLD})|\b(?:treat|regard|consider)\b{GAP}{0,30}\bas your (?:highest|top|ultimate|only|final|primary|supreme) (?:authority|source of truth|instructions?)\b|\b(?:carry out|execute|follow|obey|do)\s+(?:only\s+)?(?:the\s+)?(?:commands|orders|instructions|directives|what)\s+(?:it|this|the (?:note|file|document|resource|page|content|text|data|reply|replies|response|result)s?)\s+(?:contains?|says?|gives?|tells? you|lists?)\b"
+            .replace("{TOLD}", TOLD),
     )
 });
 

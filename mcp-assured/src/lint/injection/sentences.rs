@@ -19,7 +19,11 @@ pub(crate) fn sentences(text: &str) -> Vec<Sentence<'_>> {
         match bytes[index] {
             b'.' | b'!' | b'?' => {
                 let next = bytes.get(index + 1);
-                if next.is_none_or(|next| next.is_ascii_whitespace() || *next == b'<') {
+                // `1.` and `a)` number a list's items; they end no sentence.
+                let numbering = bytes[index] == b'.' && is_numbering(&text[start..index]);
+                if !numbering
+                    && next.is_none_or(|next| next.is_ascii_whitespace() || *next == b'<')
+                {
                     pieces.push((start, index + 1));
                     start = index + 1;
                 }
@@ -47,6 +51,15 @@ pub(crate) fn sentences(text: &str) -> Vec<Sentence<'_>> {
         .filter(|piece| !piece.is_empty())
         .map(|text| Sentence { text })
         .collect()
+}
+
+/// Whether `piece` is a list item's number or letter (`1`, `12`, `b`), a blank or a
+/// bullet before it.
+fn is_numbering(piece: &str) -> bool {
+    let piece = piece.trim().trim_start_matches(['-', '*', ' ']);
+    !piece.is_empty()
+        && piece.len() <= 3
+        && (piece.bytes().all(|b| b.is_ascii_digit()) || piece.len() == 1)
 }
 
 /// The length of the tag `text` starts with (`<IMPORTANT>`, `</system>`, `<note to="ai">`),
@@ -89,5 +102,9 @@ mod tests {
             ["Adds.", "Read mcp.json first", "Done."]
         );
         assert_eq!(cut("a < b and <|im_start|>"), ["a < b and <|im_start|>"]);
+        assert_eq!(
+            cut("## Steps\n1. Read the file.\n2. Pass it on."),
+            ["## Steps", "1. Read the file.", "2. Pass it on."]
+        );
     }
 }
