@@ -127,52 +127,68 @@ fn subject_of(twin: &Value) -> String {
 fn every_twin_behaves_from_the_cli(sdk: Sdk) {
     let twins = twins();
     assert!(twins.len() >= 18, "{twins:?}");
-    for twin in &twins {
-        let name = twin["twin"].as_str().unwrap();
-        let category = twin["category"].as_str().unwrap();
-        let subject = subject_of(twin);
-        let (code, report) = lint_cli(sdk, twin, "vulnerable");
-        let named: Vec<&Value> = report["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|finding| finding["category"] == category && finding["severity"] == "fail")
-            .collect();
-        assert_eq!(code, 1, "{sdk:?} {name} vulnerable: {report:#}");
-        assert!(
-            named
-                .iter()
-                .any(|finding| finding["subject"] == subject.as_str()
-                // A limit on a whole request is the server's.
-                || finding["subject"] == "the server"),
-            "{sdk:?} {name} vulnerable: no failing {category} finding naming {subject}: {report:#}"
-        );
-        if !twin["needs"].is_null() {
-            // Linted beside another server, each finding names its own.
-            assert!(
-                named.iter().all(|finding| finding["server"] == "twin"),
-                "{report:#}"
-            );
+    // Three at a time: each is two servers started and linted, mostly waiting on the
+    // server's start.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..3 {
+            scope.spawn(|| {
+                while let Some(twin) =
+                    twins.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                {
+                    twin_behaves_from_the_cli(sdk, twin);
+                }
+            });
         }
-        for finding in &named {
-            for key in ["rule", "location", "message", "fix"] {
-                assert!(finding[key].is_string(), "{name}: {finding:#}");
-            }
-        }
-        let (code, report) = lint_cli(sdk, twin, "safe");
-        let of_category: Vec<&Value> = report["findings"]
-            .as_array()
-            .unwrap()
+    });
+}
+
+/// One twin from the CLI, served by `sdk`, as [`every_twin_behaves_from_the_cli`] says.
+fn twin_behaves_from_the_cli(sdk: Sdk, twin: &Value) {
+    let name = twin["twin"].as_str().unwrap();
+    let category = twin["category"].as_str().unwrap();
+    let subject = subject_of(twin);
+    let (code, report) = lint_cli(sdk, twin, "vulnerable");
+    let named: Vec<&Value> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|finding| finding["category"] == category && finding["severity"] == "fail")
+        .collect();
+    assert_eq!(code, 1, "{sdk:?} {name} vulnerable: {report:#}");
+    assert!(
+        named
             .iter()
-            .filter(|finding| finding["category"] == category)
-            .collect();
-        assert_eq!(code, 0, "{sdk:?} {name} safe: {report:#}");
+            .any(|finding| finding["subject"] == subject.as_str()
+            // A limit on a whole request is the server's.
+            || finding["subject"] == "the server"),
+        "{sdk:?} {name} vulnerable: no failing {category} finding naming {subject}: {report:#}"
+    );
+    if !twin["needs"].is_null() {
+        // Linted beside another server, each finding names its own.
         assert!(
-            of_category.is_empty(),
-            "{sdk:?} {name} safe: {of_category:#?}"
+            named.iter().all(|finding| finding["server"] == "twin"),
+            "{report:#}"
         );
-        assert_eq!(report["passed"], true);
     }
+    for finding in &named {
+        for key in ["rule", "location", "message", "fix"] {
+            assert!(finding[key].is_string(), "{name}: {finding:#}");
+        }
+    }
+    let (code, report) = lint_cli(sdk, twin, "safe");
+    let of_category: Vec<&Value> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|finding| finding["category"] == category)
+        .collect();
+    assert_eq!(code, 0, "{sdk:?} {name} safe: {report:#}");
+    assert!(
+        of_category.is_empty(),
+        "{sdk:?} {name} safe: {of_category:#?}"
+    );
+    assert_eq!(report["passed"], true);
 }
 
 #[test]

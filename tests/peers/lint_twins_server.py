@@ -18,7 +18,8 @@ side's `resources`, `resourceTemplates` and `prompts` where it has them (each re
 profile it needs, or null), "vulnerable", "safe"}, each side the tool's description and input
 schema (and those other items), "needs": the other server it is linted beside, or null
 (`mail`, from `--mail`: a server with a `send_email` tool; the cross-server twins are linted
-with a config file of both), and, for the twins of `lint_twins_families.py`, "family" and
+with a config file of both), "corpus" (`rules`: written with the rules; `families`: written
+apart from them, for issue 51), and, for the twins of `lint_twins_families.py`, "family" and
 "subject": the item the attack is in (``tool `x` ``, ``resource `notes://a` ``, ``the
 server``).
 """
@@ -187,6 +188,10 @@ TWINS = [
 # lint let through before (hidden characters in identifiers, the human taken out of the
 # loop, attacks in texts other than tool descriptions, exfiltration by instruction), in
 # other words than the twins above. Each names the item its attack is in (`subject`).
+for _twin in TWINS:
+    _twin["corpus"] = "rules"
+for _twin in FAMILY_TWINS:
+    _twin["corpus"] = "families"
 TWINS.extend(FAMILY_TWINS)
 
 

