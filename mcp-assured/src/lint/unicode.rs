@@ -349,15 +349,7 @@ mod tests {
     }
 
     fn rules_in_identifier(pointer: &str, role: Role, text: &str) -> Vec<&'static str> {
-        let text = Text {
-            pointer: pointer.into(),
-            role,
-            text,
-        };
-        findings("tool `t`", &text)
-            .into_iter()
-            .map(|finding| finding.rule)
-            .collect()
+        crate::lint::walk::rules_found(findings, pointer, role, text)
     }
 
     #[test]

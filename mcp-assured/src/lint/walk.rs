@@ -30,6 +30,25 @@ pub(crate) struct Text<'a> {
     pub(crate) text: &'a str,
 }
 
+/// The rules `findings` finds in `text` at `pointer`, by id: how the rules' tests read them.
+#[cfg(test)]
+pub(crate) fn rules_found(
+    findings: fn(&str, &Text<'_>) -> Vec<super::Finding>,
+    pointer: &str,
+    role: Role,
+    text: &str,
+) -> Vec<&'static str> {
+    let text = Text {
+        pointer: pointer.into(),
+        role,
+        text,
+    };
+    findings("tool `t`", &text)
+        .into_iter()
+        .map(|finding| finding.rule)
+        .collect()
+}
+
 #[cfg(test)]
 impl<'a> Text<'a> {
     /// A tool's own description, for the rules' tests.

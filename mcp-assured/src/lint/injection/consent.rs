@@ -290,18 +290,10 @@ pub(super) fn without_consent(sentence: &Sentence<'_>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::super::findings;
-    use crate::lint::walk::{Role, Text};
+    use crate::lint::walk::{Role, rules_found};
 
     fn rules_of(text: &str) -> Vec<&'static str> {
-        let text = Text {
-            pointer: "/description".into(),
-            role: Role::Prose,
-            text,
-        };
-        findings("tool `t`", &text)
-            .into_iter()
-            .map(|finding| finding.rule)
-            .collect()
+        rules_found(findings, "/description", Role::Prose, text)
     }
 
     #[track_caller]

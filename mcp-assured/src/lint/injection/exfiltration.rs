@@ -257,7 +257,7 @@ mod tests {
 #[cfg(test)]
 mod orders {
     use super::super::findings;
-    use crate::lint::walk::{Role, Text};
+    use crate::lint::walk::{Role, rules_found};
 
     fn rules_in(pointer: &str, text: &str) -> Vec<&'static str> {
         let role = if pointer.ends_with("/description") {
@@ -265,15 +265,7 @@ mod orders {
         } else {
             Role::Key
         };
-        let text = Text {
-            pointer: pointer.into(),
-            role,
-            text,
-        };
-        findings("tool `t`", &text)
-            .into_iter()
-            .map(|finding| finding.rule)
-            .collect()
+        rules_found(findings, pointer, role, text)
     }
 
     #[test]

@@ -136,15 +136,7 @@ mod tests {
     use super::*;
 
     fn rules_in(pointer: &str, role: Role, text: &str) -> Vec<&'static str> {
-        let text = Text {
-            pointer: pointer.into(),
-            role,
-            text,
-        };
-        findings("tool `t`", &text)
-            .into_iter()
-            .map(|finding| finding.rule)
-            .collect()
+        crate::lint::walk::rules_found(findings, pointer, role, text)
     }
 
     fn in_description(text: &str) -> Vec<&'static str> {
