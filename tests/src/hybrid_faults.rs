@@ -23,7 +23,7 @@ use mcp_assured::wiremock::{
 };
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
-use weather_server::{WeatherServer, policy::Policies, rest::RestOptions};
+use weather_server::{WeatherServer, cache::AnswerCache, policy::Policies, rest::RestOptions};
 
 /// The token that grants every tool.
 pub const ROOT_TOKEN: &str = "root";
@@ -137,7 +137,11 @@ pub fn app(api_url: &str, fault: HybridFault, shutdown: CancellationToken) -> Ro
     let policies = Policies::declared()
         .with_overrides(&policy(fault))
         .expect("the fault server's policy");
-    let server = WeatherServer::new(api_url).with_policies(policies);
+    // Every call reaches the API, which takes its time on purpose: an answer from the cache
+    // would come at once, and the checks could not tell calls that ran together.
+    let server = WeatherServer::new(api_url)
+        .with_cache(AnswerCache::off())
+        .with_policies(policies);
     let mut options = RestOptions::default().bearer_token(ROOT_TOKEN);
     for (token, scopes) in scoped_tokens() {
         options = options.scoped_token(token, scopes);

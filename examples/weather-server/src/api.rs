@@ -1,8 +1,11 @@
-//! The weather API the tools call: `GET {base}/weather`, `/forecast`, `/alerts/{region}`.
+//! The weather API the tools call: `GET {base}/weather`, `/forecast`, `/alerts/{region}`,
+//! its answers kept for a while by an [`AnswerCache`] when the client has one.
 
-use std::{error::Error as _, fmt, time::Duration};
+use std::{error::Error as _, fmt, sync::Arc, time::Duration};
 
 use serde_json::Value;
+
+use crate::cache::AnswerCache;
 
 /// How long the API may take to answer.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
@@ -16,6 +19,8 @@ pub struct WeatherApi {
     http: reqwest::Client,
     /// The most bytes one answer may have: a tool's `maxMemory`.
     max_body: usize,
+    /// Answers kept for a while, shared by every clone.
+    cache: Arc<AnswerCache>,
 }
 
 /// Why a call to the weather API failed, worded for the model reading the tool result.
@@ -69,7 +74,8 @@ impl fmt::Display for ApiError {
 impl std::error::Error for ApiError {}
 
 impl WeatherApi {
-    /// A client of the API at `base_url` (with or without a trailing `/`).
+    /// A client of the API at `base_url` (with or without a trailing `/`), which asks the
+    /// API every time (see [`with_cache`](Self::with_cache)).
     pub fn new(base_url: impl Into<String>) -> Self {
         let base_url = base_url.into().trim_end_matches('/').to_owned();
         let http = reqwest::Client::builder()
@@ -80,7 +86,22 @@ impl WeatherApi {
             base_url,
             http,
             max_body: usize::MAX,
+            cache: Arc::new(AnswerCache::off()),
         }
+    }
+
+    /// The same API, answering from `cache` what it holds (see [`crate::cache`]).
+    #[must_use]
+    pub fn with_cache(self, cache: AnswerCache) -> Self {
+        Self {
+            cache: Arc::new(cache),
+            ..self
+        }
+    }
+
+    /// The answers it keeps.
+    pub fn cache(&self) -> &AnswerCache {
+        &self.cache
     }
 
     /// The same API, refusing any answer over `bytes` (a tool's `maxMemory`).
@@ -98,6 +119,8 @@ impl WeatherApi {
     }
 
     /// `GET {base}/{segments..}?{query}`, parsed as JSON. Path segments are percent-encoded.
+    /// An answer the cache holds for the same URL comes from there (held to `maxMemory` all
+    /// the same); a 2xx JSON answer from the API is kept in it, nothing else is.
     ///
     /// # Errors
     ///
@@ -119,6 +142,15 @@ impl WeatherApi {
             url.query_pairs_mut().extend_pairs(query);
         }
         let shown = url.to_string();
+        if let Some(hit) = self.cache.get(&shown) {
+            if hit.bytes > self.max_body {
+                return Err(ApiError::TooLarge {
+                    url: shown,
+                    limit: self.max_body,
+                });
+            }
+            return Ok(hit.value);
+        }
         let response = self.http.get(url).send().await.map_err(|error| {
             if error.is_timeout() {
                 ApiError::Timeout { url: shown.clone() }
@@ -138,10 +170,12 @@ impl WeatherApi {
                 body: body.chars().take(BODY_EXCERPT).collect(),
             });
         }
-        serde_json::from_str(&body).map_err(|error| ApiError::BadBody {
-            url: shown,
+        let value = serde_json::from_str(&body).map_err(|error| ApiError::BadBody {
+            url: shown.clone(),
             reason: format!("not JSON ({error})"),
-        })
+        })?;
+        self.cache.put(&shown, &value, body.len());
+        Ok(value)
     }
 }
 
@@ -204,6 +238,30 @@ mod tests {
         assert_eq!(
             error.to_string(),
             format!("Connection refused: http://127.0.0.1:{port}/weather (the weather API)")
+        );
+    }
+
+    /// An answer from the cache is held to the calling tool's `maxMemory` as one from the
+    /// API is (nothing listens at the URL: the answer can only come from the cache).
+    #[tokio::test]
+    async fn a_cached_answer_over_max_memory_is_refused() {
+        let port = mcp_assured::fixture::free_port().unwrap();
+        let api = WeatherApi::new(format!("http://127.0.0.1:{port}"))
+            .with_cache(AnswerCache::new(Duration::from_secs(60), 4));
+        let url = format!("http://127.0.0.1:{port}/weather?city=Oslo");
+        api.cache()
+            .put(&url, &serde_json::json!({"temperature": 2}), 6000);
+        let query = [("city", "Oslo".to_owned())];
+        let hit = api.with_max_body(6000).get_json(&["weather"], &query).await;
+        assert_eq!(hit.unwrap(), serde_json::json!({"temperature": 2}));
+        let error = api
+            .with_max_body(5000)
+            .get_json(&["weather"], &query)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(error, ApiError::TooLarge { limit: 5000, .. }),
+            "{error}"
         );
     }
 

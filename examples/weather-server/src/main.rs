@@ -1,10 +1,13 @@
 //! `weather-server`: the weather MCP server as a process, over stdio (the default) or
 //! streamable HTTP (`--port N`, on 127.0.0.1; writes `listening on http://127.0.0.1:N` to
 //! stderr once bound), optionally with the same tools as REST endpoints (`--rest`), with
-//! scoped tokens (`--scoped-tokens`), tools' policies (`--policy`) and an audit log of every
-//! call's hooks (`--audit-log`). Logs go to stderr (`RUST_LOG`, default `warn`).
+//! scoped tokens (`--scoped-tokens`), tools' policies (`--policy`), an audit log of every
+//! call's hooks (`--audit-log`) and the API's answers kept for 30 s (`--cache-ttl`, `0` for
+//! none). Logs go to stderr (`RUST_LOG`, default `warn`).
 
-use std::{collections::BTreeMap, error::Error, net::Ipv4Addr, path::PathBuf, sync::Arc};
+use std::{
+    collections::BTreeMap, error::Error, net::Ipv4Addr, path::PathBuf, sync::Arc, time::Duration,
+};
 
 use clap::{CommandFactory, Parser, ValueEnum, error::ErrorKind};
 use rmcp::ServiceExt;
@@ -13,6 +16,7 @@ use tracing_subscriber::EnvFilter;
 use weather_server::{
     WeatherServer,
     audit::AuditLog,
+    cache::{AnswerCache, DEFAULT_ENTRIES, parse_ttl},
     policy::Policies,
     rest::{Drift, RestOptions},
     serve::{serve_hybrid, serve_streamable_http},
@@ -71,6 +75,14 @@ struct Cli {
     /// "maxMemory": MB}}}`.
     #[arg(long, env = "WEATHER_POLICY", value_name = "JSON")]
     policy: Option<String>,
+    /// How long the weather API's answers are kept, so that the same call made again within
+    /// it (same tool, same arguments, either face) does not ask the API again: `30s`,
+    /// `500ms`, `2m`; `0` keeps nothing. Only 2xx JSON answers are kept.
+    #[arg(long, env = "WEATHER_CACHE_TTL", value_name = "DURATION", default_value = "30s", value_parser = parse_ttl)]
+    cache_ttl: Duration,
+    /// How many of the API's answers are kept at most (the oldest go first).
+    #[arg(long, env = "WEATHER_CACHE_ENTRIES", value_name = "N", default_value_t = DEFAULT_ENTRIES)]
+    cache_entries: usize,
     /// Append every call's lifecycle hooks (beforeExecute, afterExecute, onError) to this
     /// file, one JSON line each.
     #[arg(long, env = "WEATHER_AUDIT_LOG", value_name = "FILE")]
@@ -102,7 +114,8 @@ async fn main() -> Result<(), Box<dyn Error>> {
             )
             .exit()
     };
-    let mut server = WeatherServer::new(api_url);
+    let mut server =
+        WeatherServer::new(api_url).with_cache(AnswerCache::new(cli.cache_ttl, cli.cache_entries));
     if let Some(policy) = &cli.policy {
         let text = match policy.strip_prefix('@') {
             Some(path) => std::fs::read_to_string(path)

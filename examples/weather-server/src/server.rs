@@ -16,6 +16,7 @@ use rmcp::{
 
 use crate::{
     api::WeatherApi,
+    cache::AnswerCache,
     policy::{Grants, Policies, Runner, runner::Request},
     tools::{self, ToolContext, ToolEvent, ToolHooks, hooks::Face},
 };
@@ -44,9 +45,10 @@ impl std::fmt::Debug for WeatherServer {
 
 impl WeatherServer {
     /// A server whose tools call the weather API at `api_base_url`, each under the policy
-    /// its module declares, open to every caller.
+    /// its module declares, open to every caller, the API's answers kept for 30 s
+    /// ([`AnswerCache::default`]; see [`with_cache`](Self::with_cache)).
     pub fn new(api_base_url: impl Into<String>) -> Self {
-        let api = Arc::new(WeatherApi::new(api_base_url));
+        let api = Arc::new(WeatherApi::new(api_base_url).with_cache(AnswerCache::default()));
         let policies = Policies::declared();
         let runner = Arc::new(Runner::new(Arc::clone(&api), policies.clone(), Vec::new()));
         Self {
@@ -56,6 +58,14 @@ impl WeatherServer {
             grants: Arc::new(Grants::open()),
             runner,
         }
+    }
+
+    /// With this cache of the API's answers instead of the default one
+    /// ([`AnswerCache::off`] asks the API on every call).
+    #[must_use]
+    pub fn with_cache(mut self, cache: AnswerCache) -> Self {
+        self.api = Arc::new(self.api.as_ref().clone().with_cache(cache));
+        self.rebuilt()
     }
 
     /// With these policies instead of the declared ones (see [`Policies::with_overrides`]).

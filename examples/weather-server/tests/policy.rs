@@ -144,6 +144,9 @@ fn meta_code(result: &mcp_assured::ToolResult) -> Option<String> {
         WEATHER_API_URL = "{backend}",
         WEATHER_SCOPED_TOKENS = r#"{{"reader": ["weather:read"]}}"#,
         WEATHER_AUDIT_LOG = "{audit_log}",
+        // Every call reaches the API: the limits are measured on calls that take the API's
+        // time, which an answer from the cache would not.
+        WEATHER_CACHE_TTL = "0",
     ),
     // `{{` and `}}` are literal braces (`{name}` is a placeholder).
     bearer_token = "root",

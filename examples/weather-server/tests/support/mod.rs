@@ -1,6 +1,8 @@
 //! The weather API as the tests stand it in: wiremock answers that more than one test file
 //! mounts.
 
+#![allow(dead_code)] // each test file uses part of this
+
 use mcp_assured::wiremock::{
     Mock, MockServer, ResponseTemplate,
     matchers::{method, path, path_regex},
