@@ -768,8 +768,9 @@ mod companion {
         let run = ok(&client, "run_server_tests", json!({})).await;
         assert_eq!(
             run["summary"],
-            // The 8 tests and the convention's coverage, which passes.
-            json!({"total": 9, "passed": 3, "failed": 5, "skipped": 1, "all_passed": false})
+            // The 8 tests and the convention's coverage, which passes; the two optional
+            // tests that fail warn.
+            json!({"total": 9, "passed": 3, "failed": 3, "skipped": 1, "warned": 2, "all_passed": false})
         );
         let tests = run["tests"].as_array().unwrap();
         assert_eq!(tests[0]["name"], json!("mcp.test.capabilities"));
@@ -786,7 +787,7 @@ mod companion {
             run["report"]
                 .as_str()
                 .unwrap()
-                .ends_with("3 passed, 5 failed, 1 skipped")
+                .ends_with("3 passed, 3 failed, 1 skipped, 2 warned")
         );
         assert_eq!(tests[8]["name"], json!("server_tests.coverage"));
     }

@@ -8,12 +8,16 @@ convention), and malformed metadata and results.
     python3 selftest_server.py --hang     # answers initialize, then nothing
     python3 selftest_server.py --incomplete   # a suite without mcp.test.protocol
     python3 selftest_server.py --strays   # passing tests named against the convention
+    python3 selftest_server.py --failing-priority N   # one failing test of priority N (1-3)
 
 Its `mcp.test.*` tools: two that pass (one needs an `echo` argument), one that fails, one
 whose checks were all skipped, one slower than its own timeout, one with malformed
 `testMetadata`, one whose result is not a TestResult, and one that answers with a tool error.
 With `--incomplete`, only `mcp.test.capabilities` and one whose TestResult has no
 `duration`: the convention's other required test, `mcp.test.protocol`, is missing.
+With `--failing-priority N`, the two required tests, which pass, and `mcp.test.tools.trim`
+of priority N, which fails; no other tool, and `mcp.test.protocol` refuses an `echo` that is
+not a string with -32602, so that the protocol checks all pass.
 """
 
 import json
@@ -99,7 +103,16 @@ STRAY_TOOLS = [tool for tool in TOOLS if tool["name"] in ("echo", "mcp.test.capa
 ]
 
 
+def priority_tools():
+    """--failing-priority N: the required tests, and one of priority N that fails."""
+    required = [tool for tool in TOOLS if tool["name"] in ("mcp.test.capabilities", "mcp.test.protocol")]
+    trim = test_tool("mcp.test.tools.trim", "Echo trims whitespace.", "tools", FAILING_PRIORITY, 5000)
+    return required + [trim]
+
+
 def listed_tools():
+    if FAILING_PRIORITY is not None:
+        return priority_tools()
     if STRAYS:
         return STRAY_TOOLS
     return INCOMPLETE_TOOLS if INCOMPLETE else TOOLS
@@ -144,6 +157,8 @@ def call_tool(name, arguments):
         return text("the test harness inside the server crashed", is_error=True)
     if name in ("mcp.test.Tools.Echo", "mcp.test.resources.echo"):
         return done(True, "echo answers", passed=["echo answers"])
+    if name == "mcp.test.tools.trim":
+        return done(False, "echo kept the whitespace", passed=["echo answers"], failed=["echo trims whitespace"])
     if name == "mcp.test.tools.no_duration":
         return text({"success": True, "message": "echo answers", "details": {"passed": ["echo answers"]}})
     return None
@@ -235,7 +250,11 @@ def handle(message):
     elif method == "tools/list":
         send({"jsonrpc": "2.0", "id": ident, "result": {"tools": listed_tools()}})
     elif method == "tools/call":
-        result = call_tool(params.get("name"), params.get("arguments") or {})
+        arguments = params.get("arguments") or {}
+        if FAILING_PRIORITY is not None and params.get("name") == "mcp.test.protocol" and not isinstance(arguments.get("echo"), str):
+            send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32602, "message": "invalid arguments: `echo` must be a string"}})
+            return
+        result = call_tool(params.get("name"), arguments)
         if result is None:
             send({"jsonrpc": "2.0", "id": ident, "error": {"code": -32602, "message": f"Unknown tool: {params.get('name')}"}})
         else:
@@ -261,6 +280,9 @@ HANG = "--hang" in sys.argv[1:]
 ANSWERS_ANYTHING = "--answers-anything" in sys.argv[1:]
 INCOMPLETE = "--incomplete" in sys.argv[1:]
 STRAYS = "--strays" in sys.argv[1:]
+FAILING_PRIORITY = (
+    int(sys.argv[sys.argv.index("--failing-priority") + 1]) if "--failing-priority" in sys.argv[1:] else None
+)
 
 if __name__ == "__main__":
     main()

@@ -1,8 +1,9 @@
-//! Prompts: `greet` (one user message) and `code_review` (a user and an assistant message).
+//! Prompts: `greet` (one user message) and `code_review` (a user and an assistant message,
+//! described for the language asked).
 
 use rmcp::{
     handler::server::wrapper::Parameters,
-    model::{PromptMessage, Role},
+    model::{GetPromptResult, PromptMessage, Role},
     prompt, prompt_router,
 };
 use serde::Deserialize;
@@ -54,13 +55,20 @@ impl ExampleServer {
 
     /// Returns a user message asking for a review of `code`, and the assistant's first reply.
     #[prompt(name = "code_review")]
-    fn code_review(&self, Parameters(args): Parameters<CodeReviewArgs>) -> Vec<PromptMessage> {
+    fn code_review(&self, Parameters(args): Parameters<CodeReviewArgs>) -> GetPromptResult {
         let language = args.language.unwrap_or_default();
-        let request = match language.as_str() {
-            "" => "Please review this code:".to_owned(),
-            language => format!("Please review this {language} code:"),
+        let (request, description) = match language.as_str() {
+            "" => (
+                "Please review this code:".to_owned(),
+                "A review of a piece of code".to_owned(),
+            ),
+            language => (
+                format!("Please review this {language} code:"),
+                format!("A review of a piece of {language} code"),
+            ),
         };
-        vec![
+        // A description of its own, for the language asked (`greet` gives none).
+        GetPromptResult::new(vec![
             PromptMessage::new_text(
                 Role::User,
                 format!("{request}\n\n```{language}\n{}\n```", args.code),
@@ -69,6 +77,7 @@ impl ExampleServer {
                 Role::Assistant,
                 "I will review the code for correctness, readability and style.",
             ),
-        ]
+        ])
+        .with_description(description)
     }
 }

@@ -99,6 +99,7 @@ async fn a_server_test_reads_as_sentences() {
             .await
             .unwrap()
             .assert()
+            .has_description("A review of a piece of code")
             .has_message_count(2)
             .has_message("user", "fn main() {}")
             .has_message("assistant", "review");
@@ -170,6 +171,37 @@ async fn failures_name_what_went_wrong() {
     );
     assert!(
         message.message().ends_with("did you mean=`weather`"),
+        "{message}"
+    );
+
+    let review = client
+        .get_prompt(
+            "code_review",
+            json!({"code": "fn main() {}", "language": "rust"}),
+        )
+        .await
+        .unwrap();
+    let message = review
+        .assert()
+        .try_has_description("A review of a piece of code")
+        .unwrap_err();
+    assert_eq!(
+        message.message().lines().next().unwrap(),
+        "Expected prompt `code_review` to be described as `A review of a piece of code`, but \
+         its description is `A review of a piece of rust code`."
+    );
+    let greeting = client
+        .get_prompt("greet", json!({"name": "Ada"}))
+        .await
+        .unwrap();
+    let message = greeting
+        .assert()
+        .try_has_description("A greeting")
+        .unwrap_err();
+    assert!(
+        message
+            .message()
+            .starts_with("Expected prompt `greet` to be described as `A greeting`, but the result has no description."),
         "{message}"
     );
 

@@ -133,6 +133,34 @@ mod register_tool {
         assert_eq!(result.text(), format!("Connection refused: {closed}"));
     }
 
+    /// Where the contract has SSE at `/mcp/sse`, the router serves its one client over stdio
+    /// (`docs/seed-differences.md`): the client here speaks to it over the process's stdin
+    /// and stdout, and its only HTTP listener, the admin API, serves no MCP, over SSE or
+    /// streamable HTTP.
+    #[mcp_test]
+    async fn the_router_serves_its_client_over_stdio_not_sse(client: McpClient, admin: &Admin) {
+        assert_eq!(client.server_info().server_info.name, "router");
+        assert!(client.list_tools().await.unwrap().is_empty());
+        let http = reqwest::Client::new();
+        let base = format!("http://{}", admin.address);
+        let sse = http
+            .get(format!("{base}/mcp/sse"))
+            .header("accept", "text/event-stream")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(sse.status(), 404, "GET /mcp/sse");
+        for path in ["/mcp", "/sse", "/message"] {
+            let post = http
+                .post(format!("{base}{path}"))
+                .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(post.status(), 404, "POST {path}");
+        }
+    }
+
     /// A tool nobody serves: -32602, `Tool 'unknown-tool' not found`.
     #[mcp_test]
     async fn an_unknown_tool_is_refused_in_the_contracts_words(client: McpClient, admin: &Admin) {

@@ -127,6 +127,28 @@ impl PromptResultAssert<'_> {
             .unwrap_or_default()
     }
 
+    /// The result's `description` is exactly `expected` (a server may describe the prompt
+    /// it returns, as it got it).
+    #[track_caller]
+    pub fn has_description(self, expected: &str) -> Self {
+        check(self.try_has_description(expected))
+    }
+
+    /// [`has_description`](Self::has_description), returning the failure.
+    pub fn try_has_description(self, expected: &str) -> Result<Self, AssertionError> {
+        let found = match self.result.description.as_deref() {
+            Some(description) if description == expected => return Ok(self),
+            Some(description) => format!("its description is `{description}`"),
+            None => "the result has no description".to_owned(),
+        };
+        Failure::new(format!(
+            "Expected prompt `{}` to be described as `{expected}`, but {found}.",
+            self.prompt
+        ))
+        .fact("prompt", self.prompt)
+        .err()
+    }
+
     /// The result has exactly `count` messages.
     #[track_caller]
     pub fn has_message_count(self, count: usize) -> Self {

@@ -9,8 +9,10 @@ use serde_json::Value;
 /// The prefix of test tools.
 pub const TEST_TOOL_PREFIX: &str = "mcp.test.";
 
-/// Priority when `testMetadata` gives none (3 = optional).
-const DEFAULT_PRIORITY: u64 = 3;
+/// The priority of an optional test.
+pub(crate) const OPTIONAL: u64 = 3;
+/// Priority when `testMetadata` gives none: with the optional tests, last.
+const DEFAULT_PRIORITY: u64 = OPTIONAL;
 /// Timeout when `testMetadata` gives none.
 pub(crate) const DEFAULT_TEST_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -28,8 +30,13 @@ pub struct TestTool {
     pub description: Option<String>,
     /// `testMetadata.category`, e.g. `protocol`.
     pub category: Option<String>,
-    /// `testMetadata.priority`: 1 critical, 2 important, 3 optional (the default).
+    /// `testMetadata.priority`: 1 critical, 2 important, 3 optional (the default, which
+    /// orders a test without one last).
     pub priority: u64,
+    /// `testMetadata` says the test is optional (priority 3): a failure of it is a warning,
+    /// not a failure (`--strict` fails it). A test that gives no priority runs with the
+    /// optional ones but is not one: its failure fails.
+    pub optional: bool,
     /// `testMetadata.timeout` (default 30 s).
     #[serde(serialize_with = "millis")]
     pub timeout: Duration,
@@ -109,6 +116,7 @@ impl TestTool {
                 None
             }
         };
+        let optional = field("priority").and_then(Value::as_u64) == Some(OPTIONAL);
         let priority = match field("priority") {
             None => DEFAULT_PRIORITY,
             Some(value) => match value.as_u64() {
@@ -143,6 +151,7 @@ impl TestTool {
                 .map(str::to_owned),
             category,
             priority,
+            optional,
             timeout,
             input_schema: tool.get("inputSchema").cloned().unwrap_or(Value::Null),
             metadata_problems: problems,
@@ -166,8 +175,31 @@ mod tests {
         .unwrap();
         assert_eq!(tool.category.as_deref(), Some("protocol"));
         assert_eq!(tool.priority, 1);
+        assert!(!tool.optional);
         assert_eq!(tool.timeout, Duration::from_secs(5));
         assert!(tool.metadata_problems.is_empty());
+    }
+
+    #[test]
+    fn only_a_declared_priority_3_is_optional() {
+        let optional = |metadata: Value| {
+            let tool =
+                TestTool::from_json(&json!({"name": "mcp.test.x", "testMetadata": metadata}));
+            let tool = tool.unwrap();
+            (tool.priority, tool.optional)
+        };
+        assert_eq!(optional(json!({"priority": 3})), (3, true));
+        assert_eq!(optional(json!({"priority": 2})), (2, false));
+        assert_eq!(
+            optional(json!({})),
+            (3, false),
+            "no priority: last, not optional"
+        );
+        assert_eq!(
+            optional(json!({"priority": 7})),
+            (3, false),
+            "malformed: not optional"
+        );
     }
 
     #[test]

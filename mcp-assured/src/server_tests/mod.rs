@@ -15,7 +15,12 @@
 //! ```
 //!
 //! The result is a [`Report`] (see [`crate::report`]), each test an entry of the suite
-//! [`SUITE`]. A test whose metadata or result is malformed fails with the reason in its
+//! [`SUITE`]. The convention's priorities (1 critical, 2 important, 3 optional) order the run
+//! and grade a failure: a critical or important test that fails fails, an optional one
+//! (`testMetadata.priority` 3) warns, its message beginning `optional test (priority 3)
+//! failed: `, which [`Report::strictly`] (`--strict`) fails again; a test that gives no
+//! priority runs last and fails as a critical one does. A test whose metadata or result is
+//! malformed fails with the reason in its
 //! message (one with malformed metadata still runs, with defaults, so its own verdict is in
 //! the message, and the metadata's problems are the entry's problems); the run goes on. A
 //! `TestResult` without the `duration` the convention requires is a problem of its entry,

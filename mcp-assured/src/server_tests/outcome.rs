@@ -16,6 +16,9 @@ use crate::{
 pub(super) const NO_DURATION: &str = "its TestResult has no `duration` (the time taken in ms), \
                                       which the convention's Test Results Schema requires";
 
+/// What begins the message of an optional test (priority 3) that failed, a warning.
+pub(super) const OPTIONAL_FAILED: &str = "optional test (priority 3) failed: ";
+
 /// The convention's `TestResult`, as a test tool returns it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TestResult {
@@ -48,6 +51,9 @@ pub struct TestDetails {
 /// the `tool`, the `arguments` it was called with (made from its input schema) and the
 /// `result` it returned when that was a [`TestResult`], and its duration measured by the
 /// client, request included.
+///
+/// An optional test (`testMetadata.priority` 3) that fails warns instead, its message
+/// beginning [`OPTIONAL_FAILED`]; with malformed metadata it fails.
 ///
 /// A `TestResult` without `duration` adds a problem ([`NO_DURATION`]) and turns a pass into
 /// a warning: the test did what it checks, but its result breaks the convention's schema.
@@ -95,6 +101,13 @@ pub(super) fn entry(
                 problems.join("; ")
             ),
         )
+    };
+    // An optional test may fail without failing the suite: a warning, whatever made it fail.
+    // Not with malformed metadata, whose priority is not to be trusted.
+    let (status, message) = if status == Status::Failed && tool.optional && problems.is_empty() {
+        (Status::Warned, format!("{OPTIONAL_FAILED}{message}"))
+    } else {
+        (status, message)
     };
     let status = match &result {
         Some(TestResult { duration: None, .. }) => {
@@ -178,17 +191,87 @@ mod tests {
     use rmcp::model::CallToolResult;
 
     use super::*;
+    use crate::report::Report;
 
     /// The entry of `mcp.test.tools.echo` answering `result` as structured content.
     fn entry_for(result: Value) -> Entry {
+        entry_with(
+            json!({"category": "tools", "priority": 1, "timeout": 1000}),
+            result,
+        )
+    }
+
+    /// The entry of `mcp.test.tools.echo` with `metadata`, answering `result`.
+    fn entry_with(metadata: Value, result: Value) -> Entry {
         let tool = TestTool::from_json(&json!({
             "name": "mcp.test.tools.echo",
             "inputSchema": {"type": "object"},
-            "testMetadata": {"category": "tools", "priority": 1, "timeout": 1000},
+            "testMetadata": metadata,
         }))
         .unwrap();
         let answer = ToolResult::new(&tool.name, CallToolResult::structured(result));
         entry(tool, json!({}), Ok(answer), Duration::from_millis(3))
+    }
+
+    /// A `TestResult` of a test that failed.
+    fn failed() -> Value {
+        json!({"success": false, "message": "no echo", "duration": 1.0})
+    }
+
+    #[test]
+    fn an_optional_test_that_fails_warns_and_says_so() {
+        let optional = entry_with(json!({"category": "tools", "priority": 3}), failed());
+        assert_eq!(optional.status, Status::Warned);
+        assert_eq!(
+            optional.message,
+            "optional test (priority 3) failed: no echo"
+        );
+        assert!(optional.problems.is_empty());
+        let strict = Report::from_iter([optional]).strictly();
+        assert_eq!(
+            strict.entries()[0].message,
+            "(a warning, failed by strict) optional test (priority 3) failed: no echo"
+        );
+        assert!(!strict.is_success());
+    }
+
+    #[test]
+    fn a_critical_important_or_unranked_test_that_fails_fails() {
+        for metadata in [
+            json!({"category": "tools", "priority": 1}),
+            json!({"category": "tools", "priority": 2}),
+            json!({"category": "tools"}),
+        ] {
+            let failed = entry_with(metadata.clone(), failed());
+            assert_eq!(
+                (failed.status, failed.message.as_str()),
+                (Status::Failed, "no echo"),
+                "{metadata}"
+            );
+        }
+        // Malformed metadata fails an optional test too.
+        let malformed = entry_with(json!({"category": 7, "priority": 3}), failed());
+        assert_eq!(
+            (malformed.status, malformed.message.as_str()),
+            (Status::Failed, "no echo")
+        );
+        assert_eq!(malformed.problems.len(), 1, "{:?}", malformed.problems);
+        // A tool error of an optional test warns as its verdict does.
+        let tool = TestTool::from_json(&json!({
+            "name": "mcp.test.tools.echo",
+            "testMetadata": {"category": "tools", "priority": 3},
+        }))
+        .unwrap();
+        let answer = ToolResult::new(&tool.name, CallToolResult::error(vec![]));
+        let errored = entry(tool, json!({}), Ok(answer), Duration::from_millis(3));
+        assert_eq!(errored.status, Status::Warned);
+        assert!(
+            errored.message.starts_with(
+                "optional test (priority 3) failed: the test tool answered with a tool error"
+            ),
+            "{}",
+            errored.message
+        );
     }
 
     #[test]

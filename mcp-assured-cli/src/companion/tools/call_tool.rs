@@ -21,9 +21,10 @@ on_connection!(Args);
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct Args {
-    /// Name of the tool to call (as returned by list_tools).
+    /// Name of the tool to call (as returned by list_tools)
     name: String,
-    /// Arguments to pass to the tool (must match the tool's input schema).
+    /// Arguments to pass to the tool (must match tool's input schema)
+    /// Optional: `{}` when left out.
     #[serde(default)]
     arguments: Map<String, Value>,
     /// Which connection to use; the default one when omitted.
@@ -41,12 +42,16 @@ struct Args {
 pub(crate) fn definition() -> Tool {
     define::<Args>(
         "call_tool",
-        "Calls a specific tool on the connected MCP server with the given arguments and \
-         returns the complete result (every content block, structuredContent, isError, _meta) \
-         with start and end times and the duration. Arguments are checked against the tool's \
-         input schema: violations are reported as warnings, or refused before calling with \
-         `strict: true`. A result with isError is reported as `execution_error`, with the \
-         result included.",
+        "Calls a specific tool on the currently connected MCP server with\n\
+         provided arguments. Returns verbose execution details including\n\
+         the result, execution time, and metadata.\n\
+         \n\
+         Use this to test that tools work correctly and return expected values.\n\
+         \n\
+         The result is complete: every content block, structuredContent, isError and _meta. \
+         Arguments are checked against the tool's input schema: violations are reported as \
+         warnings, or refused before calling with `strict: true`. A result with isError is \
+         reported as `execution_error`, with the result included.",
         false,
     )
 }

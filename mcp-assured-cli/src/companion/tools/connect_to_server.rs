@@ -54,9 +54,9 @@ enum OAuthGrant {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct ConnectArgs {
-    /// URL of a deployed or local HTTP MCP server, e.g. https://my-server.example.com/mcp
-    /// (a path ending in /sse means the older HTTP+SSE transport). Omit it for a local
-    /// server started with `command`.
+    /// URL of the MCP server to connect to (e.g., https://my-server.apps.openshift.com/mcp)
+    /// A path ending in /sse means the older HTTP+SSE transport. Omit it for a local server
+    /// started with `command`, or one given by `config`.
     url: Option<String>,
     /// Program of a local MCP server to start and speak to over stdio, e.g. `python3`.
     command: Option<String>,
@@ -136,14 +136,23 @@ struct ConnectArgs {
 pub(crate) fn definition() -> Tool {
     define::<ConnectArgs>(
         "connect_to_server",
-        "Connects to an MCP server for testing: a deployed or local HTTP server by `url` \
-         (streamable HTTP, reported as `streaming-http`, or HTTP+SSE for a path ending in /sse) \
-         or a local server started from `command` and spoken to over stdio, or a server of an \
-         `mcpServers` configuration file (`config`, `server`). Optional headers \
-         and bearer token, or OAuth 2.1 (`oauth`), for HTTP; for https:// with a private CA, \
-         `cacert`, or `insecure` for a self-signed test server. Once connected, every other tool operates on this \
-         connection (or on the one named by their `connection` argument) until disconnect is \
-         called. Answers with the server's name, version, protocol version and capabilities.",
+        // The seed's words (test-server-tool-schemas.md), its "Phase 2" replaced by how, then
+        // what it does not say (docs/seed-differences.md).
+        "Connects to an MCP server for testing. Supports both deployed servers\n\
+         (streaming-http) and local servers (stdio). Once connected, all other\n\
+         tools will operate on this connection until disconnect() is called.\n\
+         \n\
+         For deployed servers, provide the full URL (e.g., https://server.apps.openshift.com/mcp)\n\
+         For local servers, give `command` (with `args`, `env`, `cwd`): the server is started \
+         and spoken to over stdio.\n\
+         \n\
+         Or name a server of an `mcpServers` configuration file (`config`, `server`). A URL \
+         whose path ends in /sse uses the older HTTP+SSE transport. For HTTP, optional \
+         `headers` and `bearer_token`, or OAuth 2.1 (`oauth`); for https:// with a private CA, \
+         `cacert`, or `insecure` for a self-signed test server. Several servers can be \
+         connected at once under different `name`s; the other tools take a `connection` \
+         argument to pick one. Answers with the server's name, version, protocol version and \
+         capabilities.",
         false,
     )
 }

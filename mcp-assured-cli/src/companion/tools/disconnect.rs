@@ -22,9 +22,12 @@ struct DisconnectArgs {
 pub(crate) fn definition() -> Tool {
     define::<DisconnectArgs>(
         "disconnect",
-        "Disconnects from the currently active MCP server connection (or the one named), \
-         stopping a local server. After disconnecting, connect to a server before using the \
-         other tools on that connection.",
+        "Disconnects from the currently active MCP server connection.\n\
+         After disconnecting, you must connect to a server before using\n\
+         other tools.\n\
+         \n\
+         With `connection`, closes that named connection instead. A local server started by \
+         connect_to_server is stopped.",
         false,
     )
 }

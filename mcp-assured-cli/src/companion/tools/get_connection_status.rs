@@ -12,9 +12,11 @@ use crate::companion::{
 pub(crate) fn definition() -> Tool {
     define::<ConnectionOnly>(
         "get_connection_status",
-        "Returns detailed information about the current connection state (or that of the \
-         named connection): the server's URL or command, transport, connection time, server \
-         info and capabilities, and statistics of what was done through it.",
+        "Returns detailed information about the current connection state,\n\
+         including server info, connection time, and statistics.\n\
+         \n\
+         With `connection`, the state of that named connection. Also gives the server's URL \
+         or command, its transport and its capabilities.",
         true,
     )
 }

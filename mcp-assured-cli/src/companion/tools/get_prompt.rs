@@ -18,10 +18,10 @@ on_connection!(GetArgs);
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct GetArgs {
-    /// Name of the prompt (as returned by list_prompts).
+    /// Name of the prompt to retrieve (as returned by list_prompts)
     name: String,
-    /// Its arguments (as named by list_prompts); numbers and booleans are sent as strings,
-    /// as MCP prompt arguments are.
+    /// Arguments for the prompt (must match prompt's argument schema)
+    /// Numbers and booleans are sent as strings, as MCP prompt arguments are.
     #[serde(default)]
     arguments: Map<String, Value>,
     /// Which connection to use; the default one when omitted.
@@ -31,8 +31,11 @@ struct GetArgs {
 pub(crate) fn definition() -> Tool {
     define::<GetArgs>(
         "get_prompt",
-        "Gets a specific prompt from the connected MCP server with the given arguments, and \
-         returns its description and every message (role and complete content).",
+        "Gets a specific prompt from the currently connected MCP server.\n\
+         Provide the prompt name and any required arguments.\n\
+         \n\
+         Returns the description the server gave (left out when it gave none) and every \
+         message, with its role and complete content.",
         true,
     )
 }

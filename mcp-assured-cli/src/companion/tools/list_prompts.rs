@@ -9,8 +9,11 @@ use crate::companion::answer::Answer;
 pub(crate) fn definition() -> Tool {
     define::<ConnectionOnly>(
         "list_prompts",
-        "Retrieves all prompts from the connected MCP server (every page) with complete \
-         schemas: names, titles, descriptions and arguments (name, description, required).",
+        "Retrieves all prompts from the currently connected MCP server\n\
+         with complete schemas. Returns prompt names, descriptions, and\n\
+         argument schemas.\n\
+         \n\
+         Every page is read, and each prompt's title is included.",
         true,
     )
 }

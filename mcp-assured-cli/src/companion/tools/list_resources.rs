@@ -9,8 +9,11 @@ use crate::companion::answer::Answer;
 pub(crate) fn definition() -> Tool {
     define::<ConnectionOnly>(
         "list_resources",
-        "Retrieves all resources from the connected MCP server (every page) with complete \
-         metadata: URIs, names, titles, descriptions, MIME types, sizes, annotations.",
+        "Retrieves all resources from the currently connected MCP server\n\
+         with complete metadata. Returns URIs, descriptions, MIME types,\n\
+         and other resource information.\n\
+         \n\
+         Every page is read. Resource templates are listed by list_resource_templates.",
         true,
     )
 }

@@ -13,9 +13,15 @@ use crate::companion::{
 pub(crate) fn definition() -> Tool {
     define::<ConnectionOnly>(
         "list_tools",
-        "Retrieves all tools from the connected MCP server (every page) with complete \
-         schemas: name, title, description, full input and output schemas, annotations and \
-         _meta, exactly as the server advertised them, not a summary.",
+        "Retrieves all tools from the currently connected MCP server with\n\
+         complete schemas. Returns full input schemas, descriptions, and\n\
+         metadata to enable verification and prevent hallucination.\n\
+         \n\
+         This tool provides verbose output showing exactly what the server\n\
+         advertised, not a summary.\n\
+         \n\
+         Every page is read; each tool comes with its title, output schema, annotations and \
+         _meta too.",
         true,
     )
 }

@@ -19,8 +19,8 @@ on_connection!(ReadArgs);
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct ReadArgs {
-    /// URI of the resource to read (as returned by list_resources, or filled from a
-    /// template).
+    /// URI of the resource to read (as returned by list_resources)
+    /// or filled in from a template of list_resource_templates.
     uri: String,
     /// Which connection to use; the default one when omitted.
     connection: Option<String>,
@@ -29,8 +29,11 @@ struct ReadArgs {
 pub(crate) fn definition() -> Tool {
     define::<ReadArgs>(
         "read_resource",
-        "Reads a specific resource from the connected MCP server by URI. Returns every \
-         content item: text as is, binary as base64 with its decoded size in bytes.",
+        "Reads a specific resource from the currently connected MCP server.\n\
+         Provide the resource URI as returned by list_resources.\n\
+         \n\
+         Or a URI filled in from a template of list_resource_templates. Returns every content \
+         item: text as is, binary as base64 with its decoded size in bytes.",
         true,
     )
 }

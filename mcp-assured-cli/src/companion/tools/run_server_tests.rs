@@ -16,8 +16,9 @@ pub(crate) fn definition() -> Tool {
         "Runs the connected server's own test tools (the mcp.test.* convention): discovers \
          them with their testMetadata, runs them by priority each under its own timeout with \
          arguments made from its input schema, and reports every test's status (passed, \
-         failed, skipped), message, passed/failed/skipped checks, durations and any malformed \
-         metadata or result, plus the totals.",
+         failed, skipped, or warned: an optional test, priority 3, that failed), message, \
+         passed/failed/skipped checks, durations and any malformed metadata or result, plus \
+         the totals.",
         false,
     )
 }
