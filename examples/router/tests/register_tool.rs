@@ -139,7 +139,7 @@ mod register_tool {
     /// streamable HTTP.
     #[mcp_test]
     async fn the_router_serves_its_client_over_stdio_not_sse(client: McpClient, admin: &Admin) {
-        assert_eq!(client.server_info().server_info.name, "router");
+        assert_eq!(client.server_info().name, "router");
         assert!(client.list_tools().await.unwrap().is_empty());
         let http = reqwest::Client::new();
         let base = format!("http://{}", admin.address);
