@@ -1,11 +1,17 @@
 //! `mcp-assured lint` and `McpClient::lint` on twin servers (`tests/peers/lint_twins_server.py`
 //! on the Python SDK's low-level server; the same definitions served by
 //! `lint_twins_server.mjs` on the TypeScript SDK's and by `lint-twin-rmcp` on rmcp): for every
-//! rule family, a vulnerable server
-//! and its safe twin that differs minimally. The vulnerable one fails (exit 1) with a finding of its
-//! category naming its tool; the safe one passes (exit 0) with no finding of that category.
-//! A twin of a provider's strict mode is linted with that profile; a cross-server twin beside
-//! the server it speaks of (`--config` with both; `Lint::run_servers`).
+//! rule family, a vulnerable server and its safe twin that differs minimally. The vulnerable
+//! one fails (exit 1) with a finding of its category naming its subject; the safe one passes
+//! (exit 0) with no finding of that category. A twin of a provider's strict mode is linted
+//! with that profile; a cross-server twin beside the server it speaks of (`--config` with
+//! both; `Lint::run_servers`).
+//!
+//! Every twin is linted on every SDK: through the CLI on rmcp, whose servers start in
+//! milliseconds, and through the library (the CLI's own report type, its `--json`) on the
+//! Python and TypeScript SDKs, whose servers take most of a second to start; the CLI runs on
+//! those two for one twin of each category. (Every twin through the CLI on all three took
+//! 3.5 minutes of CI: BENCHMARKS.md, "CI time".)
 
 use std::{ffi::OsString, process::Command, time::Duration};
 
@@ -122,13 +128,16 @@ fn subject_of(twin: &Value) -> String {
     format!("tool `{tool_name}`")
 }
 
-/// Every twin from the CLI, served by `sdk`: the vulnerable one exits 1 with a failing
-/// finding of its category naming its tool; the safe one exits 0 with no finding of it.
-fn every_twin_behaves_from_the_cli(sdk: Sdk) {
-    let twins = twins();
-    assert!(twins.len() >= 18, "{twins:?}");
-    // Three at a time: each is two servers started and linted, mostly waiting on the
-    // server's start.
+/// How a test lints one side of a twin: the exit code `lint` gives and its `--json` report.
+type LintSide<'a> = &'a (dyn Fn(&str) -> (i32, Value) + Sync);
+
+/// Lints each of `twins`, three at a time (each is two servers started and linted, mostly
+/// waiting on the servers' start), with `lint`, as [`twin_behaves`] says.
+fn each_twin_behaves(
+    sdk: Sdk,
+    twins: &[Value],
+    lint: impl Fn(&Value, &str) -> (i32, Value) + Sync,
+) {
     let next = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for _ in 0..3 {
@@ -136,19 +145,74 @@ fn every_twin_behaves_from_the_cli(sdk: Sdk) {
                 while let Some(twin) =
                     twins.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
                 {
-                    twin_behaves_from_the_cli(sdk, twin);
+                    twin_behaves(sdk, twin, &|side| lint(twin, side));
                 }
             });
         }
     });
 }
 
-/// One twin from the CLI, served by `sdk`, as [`every_twin_behaves_from_the_cli`] says.
-fn twin_behaves_from_the_cli(sdk: Sdk, twin: &Value) {
+/// The first twin of each category: what the CLI runs on for the SDKs whose servers take
+/// most of a second to start (every twin goes through the CLI on rmcp, and through the
+/// library on every SDK).
+fn one_twin_of_each_category() -> Vec<Value> {
+    let mut seen = std::collections::BTreeSet::new();
+    let sample: Vec<Value> = twins()
+        .into_iter()
+        .filter(|twin| seen.insert(twin["category"].as_str().unwrap().to_owned()))
+        .collect();
+    assert!(sample.len() >= 7, "{sample:#?}");
+    sample
+}
+
+/// One side of `twin` served by `sdk`, linted by the library in this process
+/// (`McpClient::lint_with`, or `Lint::run_servers` beside the server it needs), as the CLI
+/// does: its exit code (1 when the report fails) and its `--json` report
+/// (`mcp_assured_cli::output::Lint`).
+fn lint_library(sdk: Sdk, twin: &Value, side: &str) -> (i32, Value) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let report = runtime.block_on(async {
+        let mut lint = Lint::new();
+        if let Some(profile) = twin["profile"].as_str() {
+            lint = lint.profile(profile.parse::<Profile>().unwrap());
+        }
+        let served = connect(sdk, twin, side).await;
+        if twin["needs"].is_null() {
+            let report = served.lint_with(&lint).await.unwrap();
+            served.close().await.unwrap();
+            return report;
+        }
+        let mail = McpAssured::client()
+            .command(peers::python())
+            .args([twins_script(), "--mail".into()])
+            .timeout(Duration::from_secs(20))
+            .build()
+            .await
+            .unwrap();
+        let surfaces = [
+            Surface::from_client(&mail).await.unwrap(),
+            Surface::from_client(&served).await.unwrap(),
+        ];
+        mail.close().await.unwrap();
+        served.close().await.unwrap();
+        lint.run_servers(&[("mail", &surfaces[0]), ("twin", &surfaces[1])])
+    });
+    let json = serde_json::to_value(mcp_assured_cli::output::Lint::from(&report)).unwrap();
+    mcp_assured_tests::schemas::assert_report("lint", &json);
+    (i32::from(report.failed()), json)
+}
+
+/// One twin, served by `sdk`, each side linted by `lint`: the vulnerable one exits 1 with a
+/// failing finding of its category naming its subject; the safe one exits 0 with no finding
+/// of it.
+fn twin_behaves(sdk: Sdk, twin: &Value, lint: LintSide<'_>) {
     let name = twin["twin"].as_str().unwrap();
     let category = twin["category"].as_str().unwrap();
     let subject = subject_of(twin);
-    let (code, report) = lint_cli(sdk, twin, "vulnerable");
+    let (code, report) = lint("vulnerable");
     let named: Vec<&Value> = report["findings"]
         .as_array()
         .unwrap()
@@ -176,7 +240,7 @@ fn twin_behaves_from_the_cli(sdk: Sdk, twin: &Value) {
             assert!(finding[key].is_string(), "{name}: {finding:#}");
         }
     }
-    let (code, report) = lint_cli(sdk, twin, "safe");
+    let (code, report) = lint("safe");
     let of_category: Vec<&Value> = report["findings"]
         .as_array()
         .unwrap()
@@ -192,24 +256,47 @@ fn twin_behaves_from_the_cli(sdk: Sdk, twin: &Value) {
 }
 
 #[test]
-fn every_twin_on_the_python_sdk_behaves_from_the_cli() {
-    every_twin_behaves_from_the_cli(Sdk::Python);
-}
-
-#[test]
-fn every_twin_on_the_typescript_sdk_behaves_from_the_cli() {
-    every_twin_behaves_from_the_cli(Sdk::TypeScript);
-}
-
-#[test]
 fn every_twin_on_rmcp_behaves_from_the_cli() {
-    every_twin_behaves_from_the_cli(Sdk::Rmcp);
+    let twins = twins();
+    assert!(twins.len() >= 18, "{twins:?}");
+    each_twin_behaves(Sdk::Rmcp, &twins, |twin, side| {
+        lint_cli(Sdk::Rmcp, twin, side)
+    });
 }
 
-/// A client of one side of `twin`, served by rmcp (`lint-twin-rmcp`, which starts in
-/// milliseconds: the library path is under test here, the SDKs are above).
-async fn connect(twin: &Value, side: &str) -> McpClient {
-    let server = twin_server(Sdk::Rmcp, twin, side);
+#[test]
+fn every_twin_on_the_python_sdk_behaves_through_the_library() {
+    each_twin_behaves(Sdk::Python, &twins(), |twin, side| {
+        lint_library(Sdk::Python, twin, side)
+    });
+}
+
+#[test]
+fn every_twin_on_the_typescript_sdk_behaves_through_the_library() {
+    each_twin_behaves(Sdk::TypeScript, &twins(), |twin, side| {
+        lint_library(Sdk::TypeScript, twin, side)
+    });
+}
+
+#[test]
+fn a_twin_of_each_category_on_the_python_sdk_behaves_from_the_cli() {
+    each_twin_behaves(Sdk::Python, &one_twin_of_each_category(), |twin, side| {
+        lint_cli(Sdk::Python, twin, side)
+    });
+}
+
+#[test]
+fn a_twin_of_each_category_on_the_typescript_sdk_behaves_from_the_cli() {
+    each_twin_behaves(
+        Sdk::TypeScript,
+        &one_twin_of_each_category(),
+        |twin, side| lint_cli(Sdk::TypeScript, twin, side),
+    );
+}
+
+/// A client of one side of `twin`, served by `sdk`.
+async fn connect(sdk: Sdk, twin: &Value, side: &str) -> McpClient {
+    let server = twin_server(sdk, twin, side);
     McpAssured::client()
         .command(&server[0])
         .args(&server[1..])
@@ -241,12 +328,15 @@ async fn every_twin_behaves_through_client_lint() {
         }
         for (side, fails) in [("vulnerable", true), ("safe", false)] {
             let report = if twin["needs"].is_null() {
-                let client = connect(&twin, side).await;
+                let client = connect(Sdk::Rmcp, &twin, side).await;
                 let report = client.lint_with(&lint).await.unwrap();
                 client.close().await.unwrap();
                 report
             } else {
-                let (mail, twin) = (connect(&mail(), "served").await, connect(&twin, side).await);
+                let (mail, twin) = (
+                    connect(Sdk::Rmcp, &mail(), "served").await,
+                    connect(Sdk::Rmcp, &twin, side).await,
+                );
                 let surfaces = [
                     Surface::from_client(&mail).await.unwrap(),
                     Surface::from_client(&twin).await.unwrap(),

@@ -251,7 +251,10 @@ mod companion {
             )
             .await;
             assert!(
-                unknown["error"]["message"].as_str().unwrap().contains("`tides`"),
+                unknown["error"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("`tides`"),
                 "{unknown:#}"
             );
         }

@@ -488,9 +488,11 @@ impl Lint {
     ///     ..Surface::default()
     /// };
     /// let report = Lint::new().run_servers(&[("mail", &mail), ("facts", &facts)]);
-    /// let shadowing = &report.findings[0];
-    /// assert_eq!(shadowing.rule, "cross-server-shadowing.directive");
+    /// let rule = |id: &str| report.findings.iter().find(|finding| finding.rule == id);
+    /// let shadowing = rule("cross-server-shadowing.directive").unwrap();
     /// assert_eq!(shadowing.server.as_deref(), Some("facts"));
+    /// // A copy to an address the user did not give is exfiltration, on its own server too.
+    /// assert!(rule("instruction-injection.exfiltrate").is_some());
     /// ```
     pub fn run_servers(&self, servers: &[(&str, &Surface)]) -> LintReport {
         let alone = Lint {

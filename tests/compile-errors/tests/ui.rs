@@ -2,7 +2,7 @@
 //! message in its `.stderr` beside it, pointing at the offending tokens.
 //!
 //! After a deliberate change of a message, regenerate with
-//! `TRYBUILD=overwrite cargo test -p mcp-assured --test ui` and review the diff.
+//! `TRYBUILD=overwrite cargo test -p mcp-assured-compile-errors --test ui` and review the diff.
 
 #[test]
 fn compile_errors_point_at_the_offending_tokens() {
