@@ -128,16 +128,13 @@ fn subject_of(twin: &Value) -> String {
     format!("tool `{tool_name}`")
 }
 
-/// How a test lints one side of a twin: the exit code `lint` gives and its `--json` report.
-type LintSide<'a> = &'a (dyn Fn(&str) -> (i32, Value) + Sync);
+/// How a test lints one side of a twin served by an SDK: the exit code `lint` gives and its
+/// `--json` report ([`lint_cli`] or [`lint_library`]).
+type LintSide = fn(Sdk, &Value, &str) -> (i32, Value);
 
 /// Lints each of `twins`, three at a time (each is two servers started and linted, mostly
 /// waiting on the servers' start), with `lint`, as [`twin_behaves`] says.
-fn each_twin_behaves(
-    sdk: Sdk,
-    twins: &[Value],
-    lint: impl Fn(&Value, &str) -> (i32, Value) + Sync,
-) {
+fn each_twin_behaves(sdk: Sdk, twins: &[Value], lint: LintSide) {
     let next = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for _ in 0..3 {
@@ -145,7 +142,7 @@ fn each_twin_behaves(
                 while let Some(twin) =
                     twins.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
                 {
-                    twin_behaves(sdk, twin, &|side| lint(twin, side));
+                    twin_behaves(sdk, twin, lint);
                 }
             });
         }
@@ -208,11 +205,11 @@ fn lint_library(sdk: Sdk, twin: &Value, side: &str) -> (i32, Value) {
 /// One twin, served by `sdk`, each side linted by `lint`: the vulnerable one exits 1 with a
 /// failing finding of its category naming its subject; the safe one exits 0 with no finding
 /// of it.
-fn twin_behaves(sdk: Sdk, twin: &Value, lint: LintSide<'_>) {
+fn twin_behaves(sdk: Sdk, twin: &Value, lint: LintSide) {
     let name = twin["twin"].as_str().unwrap();
     let category = twin["category"].as_str().unwrap();
     let subject = subject_of(twin);
-    let (code, report) = lint("vulnerable");
+    let (code, report) = lint(sdk, twin, "vulnerable");
     let named: Vec<&Value> = report["findings"]
         .as_array()
         .unwrap()
@@ -240,7 +237,7 @@ fn twin_behaves(sdk: Sdk, twin: &Value, lint: LintSide<'_>) {
             assert!(finding[key].is_string(), "{name}: {finding:#}");
         }
     }
-    let (code, report) = lint("safe");
+    let (code, report) = lint(sdk, twin, "safe");
     let of_category: Vec<&Value> = report["findings"]
         .as_array()
         .unwrap()
@@ -259,39 +256,27 @@ fn twin_behaves(sdk: Sdk, twin: &Value, lint: LintSide<'_>) {
 fn every_twin_on_rmcp_behaves_from_the_cli() {
     let twins = twins();
     assert!(twins.len() >= 18, "{twins:?}");
-    each_twin_behaves(Sdk::Rmcp, &twins, |twin, side| {
-        lint_cli(Sdk::Rmcp, twin, side)
-    });
+    each_twin_behaves(Sdk::Rmcp, &twins, lint_cli);
 }
 
 #[test]
 fn every_twin_on_the_python_sdk_behaves_through_the_library() {
-    each_twin_behaves(Sdk::Python, &twins(), |twin, side| {
-        lint_library(Sdk::Python, twin, side)
-    });
+    each_twin_behaves(Sdk::Python, &twins(), lint_library);
 }
 
 #[test]
 fn every_twin_on_the_typescript_sdk_behaves_through_the_library() {
-    each_twin_behaves(Sdk::TypeScript, &twins(), |twin, side| {
-        lint_library(Sdk::TypeScript, twin, side)
-    });
+    each_twin_behaves(Sdk::TypeScript, &twins(), lint_library);
 }
 
 #[test]
 fn a_twin_of_each_category_on_the_python_sdk_behaves_from_the_cli() {
-    each_twin_behaves(Sdk::Python, &one_twin_of_each_category(), |twin, side| {
-        lint_cli(Sdk::Python, twin, side)
-    });
+    each_twin_behaves(Sdk::Python, &one_twin_of_each_category(), lint_cli);
 }
 
 #[test]
 fn a_twin_of_each_category_on_the_typescript_sdk_behaves_from_the_cli() {
-    each_twin_behaves(
-        Sdk::TypeScript,
-        &one_twin_of_each_category(),
-        |twin, side| lint_cli(Sdk::TypeScript, twin, side),
-    );
+    each_twin_behaves(Sdk::TypeScript, &one_twin_of_each_category(), lint_cli);
 }
 
 /// A client of one side of `twin`, served by `sdk`.

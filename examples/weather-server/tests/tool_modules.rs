@@ -5,9 +5,11 @@
 //! argument parser whose type the schema comes from, and one hand-written error enum whose
 //! `Display` is what the model reads. A wiremock server stands in for the weather API.
 
+mod support;
+
 use mcp_assured::wiremock::{
     Mock, MockServer, ResponseTemplate,
-    matchers::{method, path, path_regex},
+    matchers::{method, path},
 };
 use rmcp::model::{CallToolResult, JsonObject};
 use serde_json::{Value, json};
@@ -21,27 +23,10 @@ use weather_server::{
     },
 };
 
-/// The API answering every endpoint the tools call.
+/// A weather API answering every endpoint the tools call (`support::every_endpoint_answers`).
 async fn api() -> (MockServer, WeatherApi) {
     let backend = MockServer::start().await;
-    let answers = [
-        (
-            "^/weather$",
-            json!({"city": "London", "temperature": 15, "conditions": "cloudy"}),
-        ),
-        (
-            "^/forecast$",
-            json!({"city": "London", "days": [{"high": 11, "low": 4}]}),
-        ),
-        ("^/alerts/", json!({"alerts": []})),
-    ];
-    for (route, body) in answers {
-        Mock::given(method("GET"))
-            .and(path_regex(route))
-            .respond_with(ResponseTemplate::new(200).set_body_json(body))
-            .mount(&backend)
-            .await;
-    }
+    support::every_endpoint_answers(&backend).await;
     let api = WeatherApi::new(backend.uri());
     (backend, api)
 }
