@@ -12,6 +12,7 @@ length is counted in code points. PYTHON-SERVER.md describes it.
     python planted_bugs_server.py                                        # stdio (nothing else on stdout)
     python planted_bugs_server.py --transport streamable-http --port N   # http://127.0.0.1:N/mcp
     python planted_bugs_server.py --correct                              # no planted bug (same schemas)
+    python planted_bugs_server.py --exclusive LOCKFILE                   # exits 1 while another holds LOCKFILE
 
 The nine buggy tools, each with exactly one planted bug (everything else about it is correct);
 `--correct` removes the bug and keeps the schema:
@@ -86,6 +87,7 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
 CORRECT = False  # set by --correct: every planted bug is off
+LOCK = None  # with --exclusive: the file locked while the server runs
 
 
 def schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
@@ -417,8 +419,24 @@ def main() -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--correct", action="store_true", help="turn every planted bug off (same schemas)")
+    parser.add_argument(
+        "--exclusive",
+        metavar="PATH",
+        help="hold an exclusive lock on PATH while running, and exit 1 at once when another process holds it: "
+        "a server that cannot run twice",
+    )
     args = parser.parse_args()
     CORRECT = args.correct
+    if args.exclusive:
+        import fcntl
+
+        global LOCK
+        LOCK = open(args.exclusive, "w")
+        try:
+            fcntl.flock(LOCK, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            print(f"another process holds {args.exclusive}: this server runs once at a time", file=sys.stderr)
+            sys.exit(1)
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     if args.transport == "stdio":
         anyio.run(serve_stdio)

@@ -13,6 +13,8 @@ and some because they hang: the fuzzer's hang oracle must fail only the ones tha
   system that does not answer (it sleeps for a minute), every later call answers at once, as a
   fetch whose first DNS lookup timed out does. Correct.
 - `fetch_unreachable(url)`: open-world, and never answers, alone or not: a hang.
+- `slow_lookup(key)`: every tenth call takes 0.6 s (a cache miss), every other answers at once:
+  slow now and then, always within a 1 s timeout. Correct.
 """
 
 import asyncio
@@ -27,6 +29,7 @@ server = MCPServer(name="slow-tools-python", version="1.0.0")
 OPEN_WORLD = ToolAnnotations(open_world_hint=True)
 
 fetches = 0
+lookups = 0
 
 
 @server.tool(description="Runs for `duration` seconds, reporting progress at each of `steps`.")
@@ -54,6 +57,15 @@ async def fetch_page(url: str) -> str:
     if fetches == 1:
         await asyncio.sleep(60)
     return f"fetched {url}"
+
+
+@server.tool(description="Looks the key up.")
+async def slow_lookup(key: str) -> str:
+    global lookups
+    lookups += 1
+    if lookups % 10 == 0:
+        await asyncio.sleep(0.6)
+    return f"found {key}"
 
 
 @server.tool(description="Fetches the page at the URL, from a host never reached.", annotations=OPEN_WORLD)

@@ -42,6 +42,12 @@ async fn over_stdio_every_bug_is_found_and_the_crash_survived(client: McpClient)
         "{}",
         run.message
     );
+    // The calls the crash took with it were told apart on a second process of the server.
+    assert!(
+        run.details["second_process_starts"].as_u64().unwrap() >= 1,
+        "{}",
+        run.details
+    );
     let greet = fuzz::findings(&report)
         .into_iter()
         .find(|f| f.name == "greet")
@@ -64,6 +70,33 @@ async fn over_stdio_the_correct_server_has_no_finding(client: McpClient) {
         .assert()
         .no_findings()
         .all_passed();
+}
+
+/// A server that cannot run twice (it holds a lock while it runs) refuses the second
+/// process the fuzzer tells crashes apart on: the calls a crash took with it are sent again
+/// alone on the one server instead, and every bug is still found.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_stdio_a_server_that_runs_once_at_a_time_is_told_apart_alone() {
+    let lock = std::env::temp_dir().join(format!("planted-bugs-{}.lock", std::process::id()));
+    let client = McpAssured::client()
+        .command(peers::python())
+        .arg(peers::planted_bugs_server_script())
+        .arg("--exclusive")
+        .arg(lock.clone())
+        .build()
+        .await
+        .unwrap();
+    let report = fuzz_run(&client, 11).await;
+    client.close().await.unwrap();
+    let _ = std::fs::remove_file(&lock);
+    assert_every_bug_found(&report, Reached::Child);
+    let run = report.entry("fuzz.run").unwrap();
+    assert_eq!(run.details["second_process_starts"], 0, "{}", run.details);
+    assert!(
+        run.message.contains("the server was started again"),
+        "{}",
+        run.message
+    );
 }
 
 /// A client of the planted-bugs server over HTTP, and how to start a fresh one when a call

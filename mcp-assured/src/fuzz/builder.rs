@@ -414,7 +414,9 @@ impl Fuzz {
                 .cloned()
                 .collect();
             let context = &context;
-            async move { fuzz_subject(context, subject, generator, &mine).await }
+            // Boxed: a subject's future nests many, and laid out inline in the caller's (a
+            // test's, inside `#[mcp_test]`) it would pass the compiler's depth limit.
+            async move { Box::pin(fuzz_subject(context, subject, generator, &mine)).await }
         }));
         let results: Vec<SubjectRun> = match &self.progress {
             None => work.await,
@@ -457,10 +459,12 @@ impl Fuzz {
             .load(std::sync::atomic::Ordering::Relaxed);
         let end = RunEnd {
             restarts: session.restarts(),
+            second_process_starts: session.probe_starts(),
             out_of_time,
             deaths: session.deaths.lock().expect("never poisoned").clone(),
             throttling: session.throttling(),
         };
+        session.close_probe().await;
         // A client the run started itself is closed; the caller's is theirs.
         if end.restarts > 0
             && let Some(client) = session.current_client().await

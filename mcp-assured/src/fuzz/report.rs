@@ -23,6 +23,8 @@ use crate::{
 pub(crate) struct RunEnd {
     /// How many times the server was started again.
     pub(crate) restarts: u32,
+    /// How many times a second process of the server was started, to tell crashes apart on.
+    pub(crate) second_process_starts: u32,
     /// The time budget ran out before every input was sent.
     pub(crate) out_of_time: bool,
     /// What each crash left on stderr, and why a restart failed.
@@ -94,6 +96,7 @@ impl Plan {
     pub(crate) fn report(self, runs: Vec<SubjectRun>, took: Duration, end: RunEnd) -> Report {
         let RunEnd {
             restarts,
+            second_process_starts,
             out_of_time,
             deaths,
             throttling,
@@ -110,6 +113,12 @@ impl Plan {
         );
         if restarts > 0 {
             message.push_str(&format!("; the server was started again {restarts} times"));
+        }
+        if second_process_starts > 0 {
+            message.push_str(&format!(
+                "; a second process of it, to tell crashes apart on, was started \
+                 {second_process_starts} times"
+            ));
         }
         if out_of_time {
             message.push_str("; the time budget ran out before every input was sent");
@@ -145,6 +154,7 @@ impl Plan {
             "seed": self.seed,
             "calls": calls,
             "restarts": restarts,
+            "second_process_starts": second_process_starts,
             "out_of_time": out_of_time,
             "server_deaths": deaths,
             "throttled": {

@@ -185,6 +185,31 @@ fn throttled(error: &Error) -> Option<(u16, Duration)> {
     Some((*status, wait.min(MAX_THROTTLED_WAIT)))
 }
 
+/// Told when a request has gone out, and to which of the server's clients.
+#[derive(Debug, Default)]
+pub(crate) struct Sent {
+    notify: tokio::sync::Notify,
+    generation: std::sync::atomic::AtomicU64,
+}
+
+impl Sent {
+    fn tell(&self, generation: u64) {
+        self.generation.store(generation + 1, Ordering::Release);
+        self.notify.notify_one();
+    }
+
+    /// The client the request went out on, once it has.
+    pub(crate) fn generation(&self) -> Option<u64> {
+        self.generation.load(Ordering::Acquire).checked_sub(1)
+    }
+
+    /// Once the request has gone out: the client it went out on.
+    pub(crate) async fn wait(&self) -> u64 {
+        self.notify.notified().await;
+        self.generation().unwrap_or_default()
+    }
+}
+
 /// How a server that died is started again and connected to, when
 /// [`McpClient::reconnect`] cannot (a server the test started over HTTP, say).
 pub(crate) type Restart =
@@ -202,6 +227,32 @@ pub(crate) struct Session {
     pub(crate) deaths: std::sync::Mutex<Vec<String>>,
     restart: Option<Restart>,
     throttling: std::sync::Mutex<Throttling>,
+    /// A second process of the same server, where a call that may have killed the first is
+    /// sent on its own ([`Session::call_on_probe`]).
+    probe: Mutex<Probe>,
+    /// How many times that second process was started.
+    probe_starts: AtomicU32,
+    /// The clients whose server's death was told apart: the input that killed it was found.
+    explained: std::sync::Mutex<std::collections::BTreeSet<u64>>,
+}
+
+/// What [`Session::call_on_probe`] did.
+#[derive(Debug)]
+pub(crate) enum Probed {
+    Sent(Outcome),
+    /// By the time the second process was free, the call was no longer needed.
+    NotNeeded,
+}
+
+/// The second process of a stdio server.
+#[derive(Debug)]
+enum Probe {
+    /// Not a stdio server the run can start again itself, or the second process would not
+    /// start: calls that must run alone do so on the first.
+    Unavailable,
+    /// Not running now (never yet, or it died).
+    Idle,
+    Running(McpClient),
 }
 
 impl fmt::Debug for Session {
@@ -209,6 +260,7 @@ impl fmt::Debug for Session {
         f.debug_struct("Session")
             .field("call_timeout", &self.call_timeout)
             .field("restarts", &self.restarts)
+            .field("probe_starts", &self.probe_starts)
             .finish_non_exhaustive()
     }
 }
@@ -226,7 +278,8 @@ struct Current {
 #[derive(Debug, Clone)]
 pub(crate) struct Handle {
     client: McpClient,
-    generation: u64,
+    /// Which of the first process's clients it is; `None` for the second process's.
+    generation: Option<u64>,
 }
 
 impl Session {
@@ -235,6 +288,16 @@ impl Session {
         call_timeout: Duration,
         restart: Option<Restart>,
     ) -> Arc<Session> {
+        // Only a server the run starts itself, from a command, can run twice on its own.
+        let probe = if restart.is_none()
+            && matches!(
+                client.reached_by(),
+                Some(crate::transport::Reached::Command(_))
+            ) {
+            Probe::Idle
+        } else {
+            Probe::Unavailable
+        };
         Arc::new(Session {
             current: Mutex::new(Current {
                 client: Some(client),
@@ -247,6 +310,9 @@ impl Session {
             deaths: std::sync::Mutex::new(Vec::new()),
             restart,
             throttling: std::sync::Mutex::new(Throttling::default()),
+            probe: Mutex::new(probe),
+            probe_starts: AtomicU32::new(0),
+            explained: Default::default(),
         })
     }
 
@@ -285,6 +351,34 @@ impl Session {
         }
     }
 
+    /// Whether the client numbered `generation` is still the one calls go out on (the
+    /// server it reached did not die since), once no restart is under way.
+    pub(crate) async fn still_serving(&self, generation: u64) -> bool {
+        loop {
+            if let Ok(current) = self.current.try_lock() {
+                return current.generation == generation && current.gone.is_none();
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    /// Notes that the input which killed the server client `generation` reached was found:
+    /// the other calls in flight on it died with it.
+    pub(crate) fn explain(&self, generation: u64) {
+        self.explained
+            .lock()
+            .expect("never poisoned")
+            .insert(generation);
+    }
+
+    /// Whether the death of the server client `generation` reached is told apart already.
+    pub(crate) fn explained(&self, generation: u64) -> bool {
+        self.explained
+            .lock()
+            .expect("never poisoned")
+            .contains(&generation)
+    }
+
     /// Why the server cannot be reached any more, if it cannot.
     pub(crate) async fn gone(&self) -> Option<String> {
         self.current.lock().await.gone.clone()
@@ -305,7 +399,7 @@ impl Session {
         match (&current.client, &current.gone) {
             (Some(client), None) => Ok(Handle {
                 client: client.clone(),
-                generation: current.generation,
+                generation: Some(current.generation),
             }),
             (_, Some(gone)) => Err(gone.clone()),
             (None, None) => Err("the server is not connected".to_owned()),
@@ -317,19 +411,24 @@ impl Session {
     /// `watch_stderr` (valid input, whose tool error may be a crash), a tool error waits for
     /// what the server wrote to stderr meanwhile. An HTTP `429` (or `503` with
     /// `Retry-After`) holds every call back for as long as it asks, then sends this one
-    /// again, up to [`THROTTLED_TRIES`] times.
+    /// again, up to [`THROTTLED_TRIES`] times. `sent` is told each time the request has gone
+    /// out (a call may first wait for a restart, or for the server's `Retry-After`).
     pub(crate) async fn call(
         &self,
         method: &str,
         params: &Value,
         timeout: Option<Duration>,
         watch_stderr: bool,
+        sent: Option<&Sent>,
     ) -> Outcome {
         let mut tries = 0;
         loop {
             self.held_back().await;
             tries += 1;
-            let (status, wait) = match self.send_once(method, params, timeout, watch_stderr).await {
+            let (status, wait) = match self
+                .send_once(method, params, timeout, watch_stderr, sent)
+                .await
+            {
                 Ok(outcome) => return outcome,
                 Err(refused) => refused,
             };
@@ -349,11 +448,32 @@ impl Session {
         params: &Value,
         timeout: Option<Duration>,
         watch_stderr: bool,
+        sent: Option<&Sent>,
     ) -> Result<Outcome, (u16, Duration)> {
         let handle = match self.handle().await {
             Ok(handle) => handle,
             Err(what) => return Ok(Outcome::Unreachable { what }),
         };
+        let outcome = self
+            .ask(&handle, method, params, timeout, watch_stderr, sent)
+            .await?;
+        if outcome.lost_the_server() {
+            self.restart(&handle, &outcome).await;
+        }
+        Ok(outcome)
+    }
+
+    /// Sends one request on `handle`'s client and turns its end into an [`Outcome`], or a
+    /// refusal to serve now; starts nothing again.
+    async fn ask(
+        &self,
+        handle: &Handle,
+        method: &str,
+        params: &Value,
+        timeout: Option<Duration>,
+        watch_stderr: bool,
+        sent: Option<&Sent>,
+    ) -> Result<Outcome, (u16, Duration)> {
         let timeout = timeout.unwrap_or(self.call_timeout);
         let stderr_mark = handle.client.diagnostics().stderr_mark();
         let started = Instant::now();
@@ -361,6 +481,9 @@ impl Session {
         let client = handle.client.with_timeout(timeout).waiting_on_progress(cap);
         let (answer, token) = match client.start_request(method, params.clone()).await {
             Ok(pending) => {
+                if let (Some(sent), Some(generation)) = (sent, handle.generation) {
+                    sent.tell(generation);
+                }
                 let token = pending.progress_token().clone();
                 (pending.result().await, Some(token))
             }
@@ -409,7 +532,7 @@ impl Session {
                 } else {
                     Outcome::Hung {
                         timeout,
-                        stuck: self.stuck(&handle).await,
+                        stuck: self.stuck(handle).await,
                     }
                 }
             }
@@ -438,9 +561,6 @@ impl Session {
                 what: first_line(&error.to_string()),
             },
         };
-        if outcome.lost_the_server() {
-            self.restart(&handle, &outcome).await;
-        }
         Ok(outcome)
     }
 
@@ -448,7 +568,12 @@ impl Session {
     /// second), asked right after a call to it hung; `None` when it was started again since
     /// (a crash of another call's), so a ping would ask another server.
     async fn stuck(&self, handle: &Handle) -> Option<bool> {
-        if self.current.lock().await.generation != handle.generation {
+        let Some(generation) = handle.generation else {
+            // The second process, which nothing starts again behind the caller's back.
+            let client = handle.client.with_timeout(Duration::from_secs(1));
+            return Some(client.ping().await.is_err());
+        };
+        if self.current.lock().await.generation != generation {
             return None;
         }
         let answered = handle
@@ -457,7 +582,7 @@ impl Session {
             .ping()
             .await
             .is_ok();
-        if !answered && self.current.lock().await.generation != handle.generation {
+        if !answered && self.current.lock().await.generation != generation {
             return None;
         }
         Some(!answered)
@@ -480,7 +605,7 @@ impl Session {
     /// Replaces the client `handle` came from, once however many calls saw it die.
     async fn restart(&self, handle: &Handle, outcome: &Outcome) {
         let mut current = self.current.lock().await;
-        if current.generation != handle.generation || current.gone.is_some() {
+        if handle.generation != Some(current.generation) || current.gone.is_some() {
             return;
         }
         let death = match outcome {
@@ -506,10 +631,29 @@ impl Session {
         if let Some(old) = current.client.take() {
             let _ = old.close().await;
         }
-        let reconnected = match &self.restart {
-            Some(restart) => restart().await,
-            None => handle.client.reconnect().await,
+        let reconnecting = async {
+            match &self.restart {
+                Some(restart) => restart().await,
+                None => handle.client.reconnect().await,
+            }
         };
+        // The calls in flight died with it, and each will be told apart on the second
+        // process: it starts meanwhile.
+        let (mut reconnected, probe_started) =
+            tokio::join!(reconnecting, self.start_probe(&handle.client));
+        if reconnected.is_err() && probe_started {
+            // A server that cannot run twice (it holds a lock, a port), where the second
+            // process won the race: it makes way, for good.
+            let mut probe = self.probe.lock().await;
+            if let Probe::Running(client) = std::mem::replace(&mut *probe, Probe::Unavailable) {
+                let _ = client.close().await;
+            }
+            drop(probe);
+            reconnected = match &self.restart {
+                Some(restart) => restart().await,
+                None => handle.client.reconnect().await,
+            };
+        }
         current.generation += 1;
         tracing::debug!(ok = reconnected.is_ok(), "server started again");
         match reconnected {
@@ -525,6 +669,98 @@ impl Session {
                     .push(gone.clone());
                 current.gone = Some(gone);
             }
+        }
+    }
+
+    /// Sends one request to the second process of the server, with no other call on it (the
+    /// first process's calls go on meanwhile), starting it first if it is not running; `None`
+    /// when there is none (a server reached over HTTP, in this process, or started again by
+    /// the caller's `restart_with`, or one whose second process would not start): then the
+    /// caller sends it alone on the first. A call that ended the second process, or left it
+    /// deaf to a `ping`, leaves it to be started again for the next.
+    pub(crate) async fn call_on_probe(
+        &self,
+        method: &str,
+        params: &Value,
+        timeout: Option<Duration>,
+        watch_stderr: bool,
+        needed: impl Fn() -> bool,
+    ) -> Option<Probed> {
+        let mut probe = self.probe.lock().await;
+        if !needed() {
+            return Some(Probed::NotNeeded);
+        }
+        if matches!(*probe, Probe::Idle) {
+            let first = self.handle().await.ok()?.client;
+            Self::start_probe_in(&mut probe, &first, &self.probe_starts).await;
+        }
+        let client = match &*probe {
+            Probe::Running(client) => client.clone(),
+            Probe::Unavailable | Probe::Idle => return None,
+        };
+        let handle = Handle {
+            client: client.clone(),
+            generation: None,
+        };
+        let outcome = match self
+            .ask(&handle, method, params, timeout, watch_stderr, None)
+            .await
+        {
+            Ok(outcome) => outcome,
+            Err((status, _)) => Outcome::Throttled { status, tries: 1 },
+        };
+        let stuck = matches!(
+            outcome,
+            Outcome::Hung {
+                stuck: Some(true),
+                ..
+            }
+        );
+        if outcome.lost_the_server() || stuck || client.is_closed() {
+            let _ = client.close().await;
+            *probe = Probe::Idle;
+        }
+        Some(Probed::Sent(outcome))
+    }
+
+    /// Starts the second process of the server, as `first` was started, unless it runs, is
+    /// unavailable, or is in use.
+    /// Whether it started it.
+    async fn start_probe(&self, first: &McpClient) -> bool {
+        if let Ok(mut probe) = self.probe.try_lock()
+            && matches!(*probe, Probe::Idle)
+        {
+            Self::start_probe_in(&mut probe, first, &self.probe_starts).await;
+            return matches!(*probe, Probe::Running(_));
+        }
+        false
+    }
+
+    async fn start_probe_in(probe: &mut Probe, first: &McpClient, starts: &AtomicU32) {
+        match first.reconnect().await {
+            Ok(client) => {
+                starts.fetch_add(1, Ordering::Relaxed);
+                *probe = Probe::Running(client);
+            }
+            Err(error) => {
+                tracing::debug!(%error, "a second server process would not start");
+                *probe = Probe::Unavailable;
+            }
+        }
+    }
+
+    /// How many times the second process of the server was started.
+    pub(crate) fn probe_starts(&self) -> u32 {
+        self.probe_starts.load(Ordering::Relaxed)
+    }
+
+    /// Stops the second process of the server, if it runs.
+    pub(crate) async fn close_probe(&self) {
+        let mut probe = self.probe.lock().await;
+        if matches!(*probe, Probe::Running(_))
+            && let Probe::Running(client) = std::mem::replace(&mut *probe, Probe::Idle)
+        {
+            let _ = client.close().await;
         }
     }
 

@@ -32,12 +32,14 @@ mod excuse;
 mod resolve;
 mod sample;
 mod shrink;
+mod suspect;
 
 use self::{
     excuse::excuse_hang,
     resolve::{describe, is_stuck, resolve, send_checked},
     sample::{Sampled, sample},
     shrink::shrink,
+    suspect::{EarlyShrink, Watch, send_watched},
 };
 
 /// What every subject of a run shares.
@@ -127,21 +129,67 @@ impl Context<'_> {
         }
     }
 
+    /// Sends `case` with no other call on the same server process: on the second process of
+    /// a stdio server ([`Session::call_on_probe`]), so that it waits for no call in flight on
+    /// the first, a hang's say, and holds none back; else alone on the first. Whether it
+    /// went to the second process comes with the outcome; `None` when, its turn come,
+    /// `needed` says it no longer is.
+    async fn send_apart(
+        &self,
+        subject: &Subject,
+        case: &Case,
+        timeout: Option<Duration>,
+        needed: impl Fn() -> bool,
+    ) -> Option<(Outcome, bool)> {
+        let (method, params) = subject.request(&case.arguments);
+        let watch_stderr = case.invalidity().is_none();
+        let on_probe = self
+            .session
+            .call_on_probe(method, &params, timeout, watch_stderr, &needed)
+            .await;
+        match on_probe {
+            Some(super::session::Probed::Sent(outcome)) => {
+                self.calls.fetch_add(1, Ordering::Relaxed);
+                Some((outcome, true))
+            }
+            Some(super::session::Probed::NotNeeded) => None,
+            None if !needed() => None,
+            None => Some((self.send(subject, case, true, timeout).await, false)),
+        }
+    }
+
     /// Sends `case` alongside other calls, beside the bound on calls in flight: for a hang's
-    /// confirmation, which waits out a whole timeout and must not hold a place meanwhile.
-    async fn send_beside(&self, subject: &Subject, case: &Case) -> Outcome {
+    /// candidates and confirmations, which wait out a timeout and must not hold a place
+    /// meanwhile.
+    async fn send_beside(
+        &self,
+        subject: &Subject,
+        case: &Case,
+        timeout: Option<Duration>,
+    ) -> Outcome {
         let _shared = self.session.shared().await;
-        self.call(subject, case, None).await
+        self.call(subject, case, timeout).await
     }
 
     async fn call(&self, subject: &Subject, case: &Case, timeout: Option<Duration>) -> Outcome {
+        self.call_telling(subject, case, timeout, None).await
+    }
+
+    /// [`Context::call`], telling `sent` once the request has gone out.
+    async fn call_telling(
+        &self,
+        subject: &Subject,
+        case: &Case,
+        timeout: Option<Duration>,
+        sent: Option<&super::session::Sent>,
+    ) -> Outcome {
         self.calls.fetch_add(1, Ordering::Relaxed);
         let (method, params) = subject.request(&case.arguments);
         // Only valid input's tool error can be a crash answered as one.
         let watch_stderr = case.invalidity().is_none();
         let outcome = self
             .session
-            .call(method, &params, timeout, watch_stderr)
+            .call(method, &params, timeout, watch_stderr, sent)
             .await;
         if outcome.reported_progress() {
             self.reporting_progress
@@ -308,9 +356,24 @@ async fn shrink_all(
     sampled: Sampled,
 ) -> Vec<Shrunk> {
     let mut shrunk = Vec::new();
+    let mut early = sampled.early;
     for (failed, occurrences) in sampled.first {
         tracing::debug!(subject = %oracle.subject, kind = %failed.failure.kind, "shrinking");
-        let (smallest, steps) = shrink(context, oracle, generator, &failed, sampled.slowest).await;
+        // A hang whose input was shrunk while its call waited ([`suspect`]).
+        let shrunk_early = early
+            .take_if(|early| {
+                failed.failure.kind == FindingKind::Hang && early.index == failed.case.index
+            })
+            .map(|early| {
+                (
+                    early.smallest.unwrap_or_else(|| failed.clone()),
+                    early.tried,
+                )
+            });
+        let (smallest, steps) = match shrunk_early {
+            Some(done) => done,
+            None => shrink(context, oracle, generator, &failed, sampled.slowest).await,
+        };
         tracing::debug!(subject = %oracle.subject, kind = %failed.failure.kind, steps, "shrunk");
         shrunk.push(Shrunk {
             failed,

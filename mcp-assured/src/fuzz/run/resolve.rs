@@ -11,7 +11,8 @@ use super::*;
 /// was stuck.
 pub(super) async fn resolve(
     context: &Context<'_>,
-    subject: &Subject,
+    oracle: &Oracle<'_>,
+    watch: &Watch,
     answered: Vec<(Case, Outcome)>,
     typical: Duration,
 ) -> Vec<(Case, Outcome)> {
@@ -19,6 +20,7 @@ pub(super) async fn resolve(
     // an input that kills the server does so at once, and one that hangs (collateral of the
     // crash) must not hold every other call back for a whole timeout. Those are sent again
     // alongside the others, all at once; one that crashes the server then is found too.
+    let subject = oracle.subject;
     let short = (typical * 5).clamp(
         Duration::from_millis(100),
         context.session.call_timeout().min(Duration::from_secs(1)),
@@ -40,12 +42,38 @@ pub(super) async fn resolve(
         }
         match outcome {
             died if died.lost_the_server() && confirmed_crash => {}
+            // It had waited long unanswered when the server died: sent again with the others.
+            // Should it be what kills the server after all, it dies again there and is sent
+            // again alone then.
+            died if died.lost_the_server() && watch.was_suspect(case.index) => {
+                again_together.push(case);
+            }
             died if died.lost_the_server() => {
-                match send_checked(context, subject, &case, true, Some(short)).await {
+                let sent_on = watch.sent_on(case.index);
+                // The input that killed the server this call went out to was found (another
+                // subject's, say) while it waited: it died with the server.
+                let needed = || !sent_on.is_some_and(|g| context.session.explained(g));
+                let Some((again, on_probe)) = context
+                    .send_apart(subject, &case, Some(short), needed)
+                    .await
+                else {
+                    again_together.push(case);
+                    continue;
+                };
+                if is_stuck(&again) {
+                    context.session.restart_deaf().await;
+                }
+                match again {
                     Outcome::Hung { .. } if own_hang => {}
                     Outcome::Hung { .. } => again_together.push(case),
+                    // What the second process answered is judged on the first, with the
+                    // others: only a crash is believed of it.
+                    again if on_probe && !again.lost_the_server() => again_together.push(case),
                     again => {
                         confirmed_crash = again.lost_the_server();
+                        if let (true, Some(generation)) = (confirmed_crash, sent_on) {
+                            context.session.explain(generation);
+                        }
                         resolved.push((case, again));
                     }
                 }
@@ -73,7 +101,12 @@ pub(super) async fn resolve(
     }
     let sent_again: Vec<(Case, Outcome)> = stream::iter(again_together)
         .map(|case| async move {
-            let outcome = send_checked(context, subject, &case, false, None).await;
+            let outcome = Box::pin(send_watched(context, oracle, &case, watch, || true, || {}))
+                .await
+                .expect("always wanted");
+            if is_stuck(&outcome) {
+                context.session.restart_deaf().await;
+            }
             (case, outcome)
         })
         .buffer_unordered(context.concurrency)
@@ -88,6 +121,9 @@ pub(super) async fn resolve(
             died if died.lost_the_server() => {
                 let again = send_checked(context, subject, &case, true, None).await;
                 confirmed_crash = again.lost_the_server();
+                if let (true, Some(generation)) = (confirmed_crash, watch.sent_on(case.index)) {
+                    context.session.explain(generation);
+                }
                 sent_again_told.push((case, again));
             }
             other => sent_again_told.push((case, other)),

@@ -14,6 +14,8 @@ pub(super) struct Sampled {
     /// How long the slowest answers took (the 90th percentile: one stalled answer under
     /// load does not set it), which sets the timeout of a hang's shrinking.
     pub(super) slowest: Duration,
+    /// The hang among `first` whose input was shrunk while its call waited.
+    pub(super) early: Option<EarlyShrink>,
 }
 
 /// One phase of one subject: `cases` inputs, sent `in_flight` at a time, each answer
@@ -32,6 +34,7 @@ pub(super) async fn sample(
         notes: Vec::new(),
         first: Vec::new(),
         slowest: Duration::ZERO,
+        early: None,
     };
     if let Some(gone) = context.session.gone().await {
         sampled.notes.push(format!("not fuzzed further: {gone}"));
@@ -45,6 +48,7 @@ pub(super) async fn sample(
     let mut latencies: Vec<Duration> = Vec::new();
     let mut resolved: Vec<(Case, Outcome)> = Vec::new();
     let mut sent = 0;
+    let watch = Watch::default();
     // Rounds: a hang or a crash seen in flight stops a round (each more would cost a
     // timeout or a restart); once told apart, only this subject's own ends the phase, so a
     // crash of another tool's (which every call in flight sees) does not cut it short.
@@ -74,13 +78,21 @@ pub(super) async fn sample(
         let inputs = std::mem::take(&mut held_back).into_iter().chain(fresh);
         let answered: Vec<(Case, Outcome)> = stream::iter(inputs)
             .map(|case| {
-                let (stop, skipped) = (&stop, &skipped);
+                let (stop, skipped, watch) = (&stop, &skipped, &watch);
                 async move {
                     if stop.load(Ordering::Relaxed) || context.out_of_time() {
                         skipped.lock().expect("never poisoned").push(case);
                         return None;
                     }
-                    let outcome = context.send(subject, &case, false, None).await;
+                    // A suspect of a hang ends the round too: each more input that hangs
+                    // would hold its place a whole timeout.
+                    let wanted = || !stop.load(Ordering::Relaxed);
+                    let suspected = || stop.store(true, Ordering::Relaxed);
+                    let sending = send_watched(context, oracle, &case, watch, wanted, suspected);
+                    let Some(outcome) = Box::pin(sending).await else {
+                        skipped.lock().expect("never poisoned").push(case);
+                        return None;
+                    };
                     if outcome.lost_the_server()
                         || matches!(
                             outcome,
@@ -112,7 +124,9 @@ pub(super) async fn sample(
             .copied()
             .unwrap_or_default();
         tracing::debug!(subject = %subject, ?phase, sent, "inputs sent; telling crashes and hangs apart");
-        let told = resolve(context, subject, answered, typical).await;
+        // Boxed, as the calls are: nested in each subject's future, the types of these
+        // futures would grow past what the compiler lays out.
+        let told = Box::pin(resolve(context, oracle, &watch, answered, typical)).await;
         let own = told.iter().find_map(|(_, outcome)| match outcome {
             Outcome::Hung { .. } => Some("it hung"),
             Outcome::Slow { .. } => Some("it was slow (progress, but no answer within the cap)"),
@@ -158,6 +172,7 @@ pub(super) async fn sample(
         .or(latencies.last())
         .copied()
         .unwrap_or_default();
+    let early = watch.into_early();
     let mut first: BTreeMap<(FindingKind, Option<String>), (Failed, u32)> = BTreeMap::new();
     for (case, outcome) in resolved {
         let expect = expect_of(&case);
@@ -168,19 +183,36 @@ pub(super) async fn sample(
             continue;
         }
         let key = (failure.kind, failure.property.clone());
-        first
-            .entry(key)
-            .and_modify(|(_, count)| *count += 1)
-            .or_insert((
-                Failed {
-                    case,
-                    failure,
-                    outcome,
-                },
-                1,
-            ));
+        // The first of a kind is shrunk; a hang shrunk early is reported from its own input.
+        let shrunk_early = failure.kind == FindingKind::Hang
+            && early
+                .as_ref()
+                .is_some_and(|early| early.index == case.index);
+        let failed = Failed {
+            case,
+            failure,
+            outcome,
+        };
+        match first.entry(key) {
+            std::collections::btree_map::Entry::Vacant(entry) => {
+                entry.insert((failed, 1));
+            }
+            std::collections::btree_map::Entry::Occupied(mut entry) => {
+                let (kept, count) = entry.get_mut();
+                *count += 1;
+                if shrunk_early {
+                    *kept = failed;
+                }
+            }
+        }
     }
     sampled.first = first.into_values().collect();
+    sampled.early = early.filter(|early| {
+        sampled
+            .first
+            .iter()
+            .any(|(failed, _)| failed.case.index == early.index)
+    });
     sampled.slowest = slowest;
     sampled
 }

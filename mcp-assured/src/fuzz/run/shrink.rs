@@ -27,9 +27,13 @@ pub(super) async fn shrink(
     if hang {
         return shrink_hang(context, oracle, failed, slowest).await;
     }
-    // What takes the server or its connection down is tried alone: it would take the calls
+    // What takes the server or its connection down is tried apart: it would take the calls
     // of other subjects in flight down with it.
-    let alone = failed.outcome.lost_the_server();
+    let place = if failed.outcome.lost_the_server() {
+        Place::Apart
+    } else {
+        Place::Shared
+    };
     // Half the budget for proptest's trees, half for the polish.
     let proptest_budget = context.shrink_calls / 2;
     let mut smallest = failed.clone();
@@ -38,7 +42,7 @@ pub(super) async fn shrink(
         while steps < proptest_budget && !stopped(context).await {
             steps += 1;
             let still =
-                try_candidate(context, oracle, &current, &failed.failure, alone, None).await;
+                try_candidate(context, oracle, &current, &failed.failure, place, None).await;
             let next = match still {
                 Some(smaller) => {
                     smallest = smaller;
@@ -58,7 +62,7 @@ pub(super) async fn shrink(
         &smallest,
         &failed.failure,
         Polishing {
-            alone,
+            place,
             timeout: None,
             width: 1,
             budget: context.shrink_calls / 2,
@@ -70,11 +74,23 @@ pub(super) async fn shrink(
     (polished, steps + tried)
 }
 
+/// Where a candidate is sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// With no other call on its server process ([`Context::send_apart`]): what takes the
+    /// server down.
+    Apart,
+    /// Alongside other calls, taking a place among those in flight.
+    Shared,
+    /// Alongside other calls, beside the bound on calls in flight: a hang's candidates, each
+    /// mostly waiting, shrunk while the other subjects' calls go on.
+    Beside,
+}
+
 /// How [`polish_failure`] tries its candidates.
 #[derive(Debug, Clone, Copy)]
 struct Polishing {
-    /// Each alone (what takes the server down).
-    alone: bool,
+    place: Place,
     /// The timeout each is judged hung after, if not the per-call one.
     timeout: Option<Duration>,
     /// How many in flight together.
@@ -117,7 +133,7 @@ async fn polish_failure(
                 if stopped(context).await || out_of_patience() {
                     return false;
                 }
-                let tried = try_candidate(context, oracle, &case, failure, how.alone, how.timeout);
+                let tried = try_candidate(context, oracle, &case, failure, how.place, how.timeout);
                 match tried.await {
                     Some(smaller) => {
                         failing.lock().expect("never poisoned").push(smaller);
@@ -149,11 +165,35 @@ async fn shrink_hang(
     failed: &Failed,
     slowest: Duration,
 ) -> (Failed, u32) {
-    let call_timeout = context.session.call_timeout();
+    let short = hang_wait(context.session.call_timeout(), slowest);
+    let patience = context.session.call_timeout() * 2;
+    let (smallest, tried) =
+        shrink_hang_within(context, oracle, failed, short, patience, false).await;
+    (smallest.unwrap_or_else(|| failed.clone()), tried)
+}
+
+/// How long a hang's shrinking waits for each candidate before it counts as hung: ten times
+/// the slowest answers seen, between 100 ms and a quarter of the per-call timeout.
+pub(super) fn hang_wait(call_timeout: Duration, slowest: Duration) -> Duration {
     let longest = (call_timeout / 4)
         .max(Duration::from_millis(100))
         .min(call_timeout);
-    let short = (slowest * 10).clamp(Duration::from_millis(100).min(longest), longest);
+    (slowest * 10).clamp(Duration::from_millis(100).min(longest), longest)
+}
+
+/// The shrinking of [`shrink_hang`], each candidate judged hung after `short`, for
+/// `patience` at most: the smallest input confirmed hung with the full timeout, if any
+/// smaller one was (`live_only`: only by a hang on a server that answered a `ping` right
+/// after, so that candidates stuck behind another call confirm nothing), and how many
+/// candidates were tried.
+pub(super) async fn shrink_hang_within(
+    context: &Context<'_>,
+    oracle: &Oracle<'_>,
+    failed: &Failed,
+    short: Duration,
+    patience: Duration,
+    live_only: bool,
+) -> (Option<Failed>, u32) {
     let (found, candidates) = tokio::sync::mpsc::unbounded_channel::<Failed>();
     let shrinking = async {
         let found = found;
@@ -163,12 +203,12 @@ async fn shrink_hang(
             failed,
             &failed.failure,
             Polishing {
-                alone: false,
+                place: Place::Beside,
                 timeout: Some(short),
                 width: context.concurrency,
                 // Time bounds it: a batch of candidates costs one wait, however many.
                 budget: context.shrink_calls * context.concurrency as u32,
-                patience: Some(Instant::now() + call_timeout * 2),
+                patience: Some(Instant::now() + patience),
             },
             |smaller| {
                 let _ = found.send(smaller.clone());
@@ -186,7 +226,12 @@ async fn shrink_hang(
     let confirming = smaller
         .enumerate()
         .map(|(order, candidate)| async move {
-            let outcome = context.send_beside(oracle.subject, &candidate.case).await;
+            let outcome = context
+                .send_beside(oracle.subject, &candidate.case, None)
+                .await;
+            if live_only && !outcome.hung_on_a_live_server() {
+                return None;
+            }
             still_fails(context, oracle, &candidate.case, &failed.failure, outcome)
                 .await
                 .map(|confirmed| (order, confirmed))
@@ -195,10 +240,11 @@ async fn shrink_hang(
         .filter_map(|confirmed| async move { confirmed })
         .collect::<Vec<_>>();
     let ((_, tried), confirmed) = tokio::join!(shrinking, confirming);
-    match confirmed.into_iter().max_by_key(|(order, _)| *order) {
-        Some((_, smallest)) => (smallest, tried),
-        None => (failed.clone(), tried),
-    }
+    let smallest = confirmed
+        .into_iter()
+        .max_by_key(|(order, _)| *order)
+        .map(|(_, smallest)| smallest);
+    (smallest, tried)
 }
 
 /// Whether shrinking must stop: the time budget ran out, or the server is gone.
@@ -206,19 +252,35 @@ async fn stopped(context: &Context<'_>) -> bool {
     context.out_of_time() || context.session.gone().await.is_some()
 }
 
-/// Sends `case` and returns it as a failure when it fails as `failure` did. A crash, or
-/// what ended the connection (`alone`), is sent alone; a hang that left the server deaf
-/// restarts it.
+/// Sends `case` at its `place` and returns it as a failure when it fails as `failure` did.
+/// A crash is sent apart whatever the place; a hang that left the server deaf restarts it.
 async fn try_candidate(
     context: &Context<'_>,
     oracle: &Oracle<'_>,
     case: &Case,
     failure: &Failure,
-    alone: bool,
+    place: Place,
     timeout: Option<Duration>,
 ) -> Option<Failed> {
-    let alone = alone || failure.kind == FindingKind::Crash;
-    let outcome = context.send(oracle.subject, case, alone, timeout).await;
+    let place = if failure.kind == FindingKind::Crash {
+        Place::Apart
+    } else {
+        place
+    };
+    let outcome = match place {
+        Place::Apart => {
+            let (outcome, _) = context
+                .send_apart(oracle.subject, case, timeout, || true)
+                .await
+                .expect("always needed");
+            if is_stuck(&outcome) {
+                context.session.restart_deaf().await;
+            }
+            outcome
+        }
+        Place::Shared => context.send(oracle.subject, case, false, timeout).await,
+        Place::Beside => context.send_beside(oracle.subject, case, timeout).await,
+    };
     still_fails(context, oracle, case, failure, outcome).await
 }
 
