@@ -108,15 +108,28 @@
 //! Calls go out [`DEFAULT_CONCURRENCY`] at a time. A crash takes every call in flight with
 //! it, so each of those is sent again alone to tell the input that killed the server; a
 //! stdio server is started again ([`McpClient::reconnect`](crate::McpClient::reconnect))
-//! and the run goes on. A hang is the input's when the server answers a `ping` right after
-//! it. The first hang or crash of a subject ends that subject's phase (each more would cost
-//! a timeout or a restart), and a subject that hung on a valid input is sent no invalid ones.
-//! A hang is shrunk with many candidates in flight together, each judged hung after ten
-//! times the slowest answers seen (at least 100 ms, at most a quarter of the per-call
-//! timeout), for two per-call timeouts at most; each smaller input is confirmed with the
-//! full timeout as soon as it is found, while the shrinking and the other subjects go on, and
-//! the smallest confirmed is reported. So one hanging tool costs about two per-call timeouts:
-//! one to see the hang, one to confirm its smallest input. The failures of valid inputs
+//! and the run goes on. For a server the run started from a command, "alone" is on a second
+//! process of it, started when the first dies: the calls in flight on the first (a hang's,
+//! waiting out its timeout) go on meanwhile, and only a crash there is believed (whatever
+//! else it answers is sent again on the first). A server that cannot run twice (it holds a
+//! lock or a port: the second process does not start) gets its calls alone on the one
+//! process, as one reached over HTTP or in this process does. Once the input that killed
+//! a server is found, the other calls that died with it are sent again together, not alone
+//! each. The summary says how often the second process was started
+//! (`details.second_process_starts`). A hang is the input's when the server answers a `ping`
+//! right after it. The first hang or crash of a subject ends that subject's phase (each more
+//! would cost a timeout or a restart), and a subject that hung on a valid input is sent no
+//! invalid ones. A hang is shrunk with many candidates in flight together, beside the bound
+//! on calls in flight, each judged hung after ten times the slowest answers seen (at least
+//! 100 ms, at most a quarter of the per-call timeout), for two per-call timeouts at most;
+//! each smaller input is confirmed with the full timeout as soon as it is found, while the
+//! shrinking and the other subjects go on, and the smallest confirmed is reported. The
+//! shrinking begins before the hang is certain: a call unanswered that long (and at least
+//! twice the subject's slowest answers) is a suspect, gives up its place among the calls in
+//! flight, ends its subject's round, and has its input shrunk while it waits; what that
+//! found is kept only if the call then hangs on a server that answers a `ping`. So one
+//! hanging tool costs about two per-call timeouts: one to see the hang (its shrinking
+//! meanwhile), one to confirm its smallest input. The failures of valid inputs
 //! shrink while the invalid ones are sent. Each finding's shrunk input is sent again alone
 //! (no other call in flight) once every subject has sent all the rest, so the call alone
 //! waits for no hang.

@@ -637,13 +637,9 @@ impl Session {
                 None => handle.client.reconnect().await,
             }
         };
-        // The calls in flight died with it, and each will be told apart on the second
-        // process: it starts meanwhile.
         let (mut reconnected, probe_started) =
             tokio::join!(reconnecting, self.start_probe(&handle.client));
         if reconnected.is_err() && probe_started {
-            // A server that cannot run twice (it holds a lock, a port), where the second
-            // process won the race: it makes way, for good.
             let mut probe = self.probe.lock().await;
             if let Probe::Running(client) = std::mem::replace(&mut *probe, Probe::Unavailable) {
                 let _ = client.close().await;
@@ -668,6 +664,7 @@ impl Session {
                     .expect("the death log is never poisoned")
                     .push(gone.clone());
                 current.gone = Some(gone);
+                return;
             }
         }
     }
@@ -725,7 +722,6 @@ impl Session {
 
     /// Starts the second process of the server, as `first` was started, unless it runs, is
     /// unavailable, or is in use.
-    /// Whether it started it.
     async fn start_probe(&self, first: &McpClient) -> bool {
         if let Ok(mut probe) = self.probe.try_lock()
             && matches!(*probe, Probe::Idle)
