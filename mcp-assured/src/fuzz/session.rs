@@ -664,7 +664,6 @@ impl Session {
                     .expect("the death log is never poisoned")
                     .push(gone.clone());
                 current.gone = Some(gone);
-                return;
             }
         }
     }
