@@ -71,13 +71,13 @@ pub(crate) fn expand(
         ..function.clone()
     };
     let fixture_check = fixture_check(&krate, params);
-    let text_snapshots = names_text_snapshots(&function.block);
+    let snapshots = named_snapshots(&function.block);
     if let [variant] = variants.as_slice() {
         let body = Body {
             name,
             path: quote!(#name),
             variant: None,
-            text_snapshots,
+            snapshots,
         };
         let call = test_call(&krate, options, params, variant, body);
         return Ok(quote! {
@@ -100,7 +100,7 @@ pub(crate) fn expand(
             name,
             path: quote!(super::#name),
             variant: Some(&variant.name),
-            text_snapshots,
+            snapshots,
         };
         let call = test_call(&krate, options, params, variant, body);
         quote! {
@@ -411,8 +411,8 @@ struct Body<'a> {
     path: TokenStream,
     /// The variant's name, when the test has several.
     variant: Option<&'a str>,
-    /// Whether the body names one of insta's text snapshot macros.
-    text_snapshots: bool,
+    /// Which of insta's snapshot macros the body names.
+    snapshots: Snapshots,
 }
 
 fn test_call(
@@ -424,8 +424,10 @@ fn test_call(
 ) -> TokenStream {
     let run = quote!(#krate::__private);
     let mut settings = settings(options, body.variant, variant.protocol);
-    if body.text_snapshots {
-        settings.extend(quote!(.text_snapshot_filters()));
+    match body.snapshots {
+        Snapshots::None => {}
+        Snapshots::Text => settings.extend(quote!(.text_snapshot_filters())),
+        Snapshots::Serialized => settings.extend(quote!(.serialized_snapshot_filters())),
     }
     let test_name = body.name.to_string();
     let body = body.path;
@@ -589,9 +591,8 @@ fn source(run: &TokenStream, variant: &Variant<'_>) -> TokenStream {
     chain
 }
 
-/// insta's snapshot macros whose snapshots are text, which only its filters (regular
-/// expressions, compiled once per process when a test needs them) can redact; JSON, YAML
-/// and the other serialised snapshots are redacted without them.
+/// insta's snapshot macros whose snapshots are text: the text's redactions are filters
+/// (regular expressions, compiled once per process when a test needs them).
 const TEXT_SNAPSHOT_MACROS: &[&str] = &[
     "assert_snapshot",
     "assert_debug_snapshot",
@@ -600,13 +601,39 @@ const TEXT_SNAPSHOT_MACROS: &[&str] = &[
     "with_settings",
 ];
 
-/// Whether a test body names one of [`TEXT_SNAPSHOT_MACROS`].
-fn names_text_snapshots(block: &syn::Block) -> bool {
+/// insta's snapshot macros that serialise a value: their redactions are filters too, more of
+/// them (the volatile keys of JSON and YAML).
+const SERIALIZED_SNAPSHOT_MACROS: &[&str] = &[
+    "assert_json_snapshot",
+    "assert_compact_json_snapshot",
+    "assert_yaml_snapshot",
+    "assert_ron_snapshot",
+    "assert_toml_snapshot",
+    "assert_csv_snapshot",
+];
+
+/// Which of insta's snapshot macros a body names, so the test binds only the filters they
+/// need. mcp-assured's own snapshot macros redact their values themselves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Snapshots {
+    None,
+    /// [`TEXT_SNAPSHOT_MACROS`] only.
+    Text,
+    /// One of [`SERIALIZED_SNAPSHOT_MACROS`].
+    Serialized,
+}
+
+fn named_snapshots(block: &syn::Block) -> Snapshots {
     let mut found = BTreeSet::new();
     collect_idents(quote!(#block), &mut found);
-    TEXT_SNAPSHOT_MACROS
-        .iter()
-        .any(|name| found.contains(*name))
+    let names = |macros: &[&str]| macros.iter().any(|name| found.contains(*name));
+    if names(SERIALIZED_SNAPSHOT_MACROS) {
+        Snapshots::Serialized
+    } else if names(TEXT_SNAPSHOT_MACROS) {
+        Snapshots::Text
+    } else {
+        Snapshots::None
+    }
 }
 
 /// The identifiers an expression of the server entry mentions, to bind only the fixtures it
@@ -639,22 +666,44 @@ mod tests {
     use super::*;
 
     #[test]
-    fn finds_insta_s_text_snapshots_in_a_body() {
-        let named = |body: TokenStream| names_text_snapshots(&syn::parse2(body).unwrap());
-        assert!(named(quote!({
-            insta::assert_snapshot!(text);
-        })));
-        assert!(named(quote!({
-            if ok {
-                assert_debug_snapshot!(value)
-            }
-        })));
-        assert!(!named(quote!({
-            insta::assert_json_snapshot!(value);
-        })));
-        assert!(!named(quote!({
-            assert_eq!(1, 1);
-        })));
+    fn finds_insta_s_snapshot_macros_in_a_body() {
+        let named = |body: TokenStream| named_snapshots(&syn::parse2(body).unwrap());
+        assert_eq!(
+            named(quote!({
+                insta::assert_snapshot!(text);
+            })),
+            Snapshots::Text
+        );
+        assert_eq!(
+            named(quote!({
+                if ok {
+                    assert_debug_snapshot!(value)
+                }
+            })),
+            Snapshots::Text
+        );
+        assert_eq!(
+            named(quote!({
+                insta::assert_json_snapshot!(value);
+            })),
+            Snapshots::Serialized
+        );
+        assert_eq!(
+            named(quote!({
+                insta::assert_snapshot!(text);
+                for value in values {
+                    assert_yaml_snapshot!(value);
+                }
+            })),
+            Snapshots::Serialized
+        );
+        assert_eq!(
+            named(quote!({
+                mcp_assured::assert_tool_snapshot!(result);
+                assert_eq!(1, 1);
+            })),
+            Snapshots::None
+        );
     }
 
     #[test]

@@ -85,3 +85,71 @@ mod checks {
         }
     }
 }
+
+#[cfg(not(feature = "junit"))]
+mod junit {
+    use std::fmt;
+
+    use crate::report::Junit;
+
+    const NEEDS_JUNIT: &str = "JUnit XML needs mcp-assured's `junit` feature (the `checks` \
+        feature turns it on): write `mcp-assured = { version = \"0.1\", features = \
+        [\"junit\"] }` in Cargo.toml";
+
+    /// Without the `junit` feature: a JUnit report whose one case fails, saying to turn the
+    /// feature on, so that a CI system reading it shows why.
+    impl fmt::Display for Junit<'_> {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            let classname = match &self.target {
+                Some(target) => format!("mcp-assured.{target}"),
+                None => "mcp-assured".to_owned(),
+            };
+            let message = format!(
+                "the report's {} entries are not written: {NEEDS_JUNIT}",
+                self.report.entries().len()
+            );
+            write!(
+                f,
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+                 <testsuites name=\"{}\" tests=\"1\" skipped=\"0\" failures=\"1\" errors=\"0\">\n\
+                 <testsuite name=\"mcp-assured\" tests=\"1\" skipped=\"0\" errors=\"0\" failures=\"1\">\n\
+                 <testcase name=\"junit\" classname=\"{}\">\n\
+                 <failure message=\"{}\"/>\n\
+                 </testcase>\n\
+                 </testsuite>\n\
+                 </testsuites>\n",
+                escape(&self.name),
+                escape(&classname),
+                escape(&message),
+            )
+        }
+    }
+
+    /// Text as an XML attribute's value.
+    fn escape(text: &str) -> String {
+        text.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use crate::report::{Entry, Report, Status};
+
+        #[test]
+        #[allow(deprecated)]
+        fn without_the_feature_junit_fails_naming_it() {
+            let report: Report = [Entry::new("s", "a", Status::Passed, "")]
+                .into_iter()
+                .collect();
+            let xml = report.junit("a \"b\" & <c>").to_string();
+            assert!(xml.contains("features = [&quot;junit&quot;]"), "{xml}");
+            assert!(xml.contains(r#"failures="1""#), "{xml}");
+            assert!(
+                xml.contains(r#"name="a &quot;b&quot; &amp; &lt;c&gt;""#),
+                "{xml}"
+            );
+        }
+    }
+}

@@ -11,7 +11,6 @@ use std::{
     sync::{LazyLock, OnceLock},
 };
 
-use insta::internals::Content;
 use regex::Regex;
 use rmcp::model::{
     CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
@@ -24,6 +23,8 @@ use crate::{
     results::listed::{Listed, ListedItem},
     results::mcp::{PromptResult, ResourceResult, ToolResult},
 };
+
+mod filters;
 
 /// Something [`assert_mcp_snapshot!`](crate::assert_mcp_snapshot) can snapshot: its JSON, in a
 /// stable order.
@@ -105,11 +106,16 @@ impl<T: Snapshot + ?Sized> Snapshot for &T {
 ///
 /// They start from insta's defaults, not the caller's settings (`#[mcp_test]` binds them
 /// first thing on a fresh test thread, where the two are the same), and are built once per
-/// process. Serialised snapshots (`assert_json_snapshot!`, `assert_yaml_snapshot!`, ...) are
-/// redacted by one redaction that walks the value; text snapshots (`assert_snapshot!`,
-/// `assert_debug_snapshot!`) by insta's filters, regular expressions that cost milliseconds
-/// to compile in a debug build. So `#[mcp_test]` binds the filters only around a body that
-/// names one of those macros; bind these settings yourself around a helper that takes text
+/// process. The redactions are insta's filters, regular expressions over the snapshot's text:
+/// for JSON (`assert_json_snapshot!`, `assert_compact_json_snapshot!`) and YAML
+/// (`assert_yaml_snapshot!`) they give what redacting the value itself would (what
+/// [`redact`] does to JSON), and text snapshots (`assert_snapshot!`,
+/// `assert_debug_snapshot!`) get the timestamps, times, UUIDs and ports redacted. Lines of a
+/// text snapshot shaped like JSON or YAML get the volatile keys' redaction too (`"durationMs":
+/// 12`), and a YAML-shaped line's string with a UUID (`- id 123e4567-..`) its quotes. Other
+/// formats (RON, TOML, CSV) get the text's redactions only. The filters cost milliseconds to
+/// compile in a debug build, so `#[mcp_test]` binds them only around a body that names one of
+/// insta's snapshot macros; bind these settings yourself around a helper that takes
 /// snapshots.
 ///
 /// Outside `#[mcp_test]` (a plain `#[tokio::test]`, say), bind them yourself to get the same
@@ -133,15 +139,31 @@ impl<T: Snapshot + ?Sized> Snapshot for &T {
 /// ```
 #[must_use = "the settings apply only where they are bound: `settings.bind(|| ..)`"]
 pub fn test_settings(server: Option<&ServerInfo>) -> insta::Settings {
-    body_settings(server, true)
+    body_settings(server, BodySnapshots::Serialized)
 }
 
-/// [`test_settings`], with the text filters only if `text_snapshots`.
-pub(crate) fn body_settings(server: Option<&ServerInfo>, text_snapshots: bool) -> insta::Settings {
-    let mut settings = if text_snapshots {
-        with_filters().clone()
-    } else {
-        structured().clone()
+/// Which of insta's snapshot macros an `#[mcp_test]` body names, and so which filters it
+/// needs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum BodySnapshots {
+    /// None: no filters to compile.
+    #[default]
+    None,
+    /// Text snapshots only: the text's redactions.
+    Text,
+    /// Serialised snapshots (and maybe text ones): every filter.
+    Serialized,
+}
+
+/// [`test_settings`], with the filters `snapshots` need.
+pub(crate) fn body_settings(
+    server: Option<&ServerInfo>,
+    snapshots: BodySnapshots,
+) -> insta::Settings {
+    let mut settings = match snapshots {
+        BodySnapshots::None => plain().clone(),
+        BodySnapshots::Text => text_filters().clone(),
+        BodySnapshots::Serialized => serialized_filters().clone(),
     };
     if let Some(server) = server {
         settings.set_info(&serde_json::json!({
@@ -152,26 +174,22 @@ pub(crate) fn body_settings(server: Option<&ServerInfo>, text_snapshots: bool) -
     settings
 }
 
-/// insta's defaults, maps sorted, and the one redaction of serialised snapshots: cheap.
-fn structured() -> &'static insta::Settings {
-    static STRUCTURED: OnceLock<insta::Settings> = OnceLock::new();
-    STRUCTURED.get_or_init(|| {
+/// insta's defaults, maps sorted: cheap.
+fn plain() -> &'static insta::Settings {
+    static PLAIN: OnceLock<insta::Settings> = OnceLock::new();
+    PLAIN.get_or_init(|| {
         let mut settings = insta::Settings::new();
         settings.set_sort_maps(true);
         settings.set_omit_expression(true);
-        settings.add_redaction(
-            ".",
-            insta::dynamic_redaction(|value, _| redact_content(value)),
-        );
         settings
     })
 }
 
-/// [`structured`] plus the filters of text snapshots, compiled once per process.
-fn with_filters() -> &'static insta::Settings {
-    static WITH_FILTERS: OnceLock<insta::Settings> = OnceLock::new();
-    WITH_FILTERS.get_or_init(|| {
-        let mut settings = structured().clone();
+/// [`plain`] plus the filters of text snapshots, compiled once per process.
+fn text_filters() -> &'static insta::Settings {
+    static TEXT: OnceLock<insta::Settings> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        let mut settings = plain().clone();
         // In the order of `redact_text`.
         settings.add_filter(LOOPBACK_PORT_PATTERN, LOOPBACK_PORT);
         settings.add_filter(TIMESTAMP_PATTERN, TIMESTAMP);
@@ -181,82 +199,17 @@ fn with_filters() -> &'static insta::Settings {
     })
 }
 
-/// [`redact`] over insta's own representation of a value being snapshotted.
-fn redact_content(value: Content) -> Content {
-    match value {
-        Content::String(text) => Content::String(redact_text(&text)),
-        Content::Map(entries) => Content::Map(
-            entries
-                .into_iter()
-                .map(|(key, value)| {
-                    let value = redact_field(key.as_str(), value);
-                    (redact_content(key), value)
-                })
-                .collect(),
-        ),
-        Content::Struct(name, fields) => Content::Struct(name, redact_fields(fields)),
-        Content::StructVariant(name, index, variant, fields) => {
-            Content::StructVariant(name, index, variant, redact_fields(fields))
+/// [`plain`] plus the filters of serialised snapshots (which redact text the same way),
+/// compiled once per process.
+fn serialized_filters() -> &'static insta::Settings {
+    static SERIALIZED: OnceLock<insta::Settings> = OnceLock::new();
+    SERIALIZED.get_or_init(|| {
+        let mut settings = plain().clone();
+        for (pattern, replacement) in filters::serialized() {
+            settings.add_filter(&pattern, replacement);
         }
-        Content::Seq(items) => Content::Seq(redact_items(items)),
-        Content::Tuple(items) => Content::Tuple(redact_items(items)),
-        Content::TupleStruct(name, items) => Content::TupleStruct(name, redact_items(items)),
-        Content::TupleVariant(name, index, variant, items) => {
-            Content::TupleVariant(name, index, variant, redact_items(items))
-        }
-        Content::Some(inner) => Content::Some(Box::new(redact_content(*inner))),
-        Content::NewtypeStruct(name, inner) => {
-            Content::NewtypeStruct(name, Box::new(redact_content(*inner)))
-        }
-        Content::NewtypeVariant(name, index, variant, inner) => {
-            Content::NewtypeVariant(name, index, variant, Box::new(redact_content(*inner)))
-        }
-        other => other,
-    }
-}
-
-fn redact_fields(fields: Vec<(&'static str, Content)>) -> Vec<(&'static str, Content)> {
-    fields
-        .into_iter()
-        .map(|(key, value)| (key, redact_field(Some(key), value)))
-        .collect()
-}
-
-fn redact_items(items: Vec<Content>) -> Vec<Content> {
-    items.into_iter().map(redact_content).collect()
-}
-
-/// The value of the field `key`: a placeholder if the key is volatile and the value a
-/// scalar (a schema may well describe a property called `duration`), else redacted within.
-fn redact_field(key: Option<&str>, value: Content) -> Content {
-    match key.and_then(volatile_key) {
-        Some(placeholder) if is_scalar(&value) => Content::String(placeholder.to_owned()),
-        _ => redact_content(value),
-    }
-}
-
-fn is_scalar(value: &Content) -> bool {
-    let value = match value {
-        Content::Some(inner) => inner,
-        other => other,
-    };
-    matches!(
-        value,
-        Content::String(_)
-            | Content::Char(_)
-            | Content::U8(_)
-            | Content::U16(_)
-            | Content::U32(_)
-            | Content::U64(_)
-            | Content::U128(_)
-            | Content::I8(_)
-            | Content::I16(_)
-            | Content::I32(_)
-            | Content::I64(_)
-            | Content::I128(_)
-            | Content::F32(_)
-            | Content::F64(_)
-    )
+        settings
+    })
 }
 
 /// What the snapshot macros expand to calls into, through `mcp_assured::__private`; not
@@ -350,23 +303,59 @@ static LOOPBACK_PORT_RE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(LOOPBACK_PORT_PATTERN).expect("port pattern"));
 static UUID_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(UUID_PATTERN).expect("uuid pattern"));
 
-/// Key names whose values are volatile, lower-cased without `_` or `-`.
+/// Key names whose values are volatile, lower-cased, words apart, with the placeholder of
+/// each.
+const VOLATILE_KEYS: [(&str, &[&str]); 4] = [
+    (PROGRESS_TOKEN, &["progress token"]),
+    (SESSION_ID, &["session id", "mcp session id"]),
+    (
+        DURATION,
+        &[
+            "duration",
+            "duration ms",
+            "elapsed",
+            "elapsed ms",
+            "latency",
+            "latency ms",
+            "took ms",
+            "request time ms",
+            "round trip ms",
+        ],
+    ),
+    (
+        TIMESTAMP,
+        &[
+            "timestamp",
+            "created at",
+            "updated at",
+            "last updated at",
+            "connected at",
+            "disconnected at",
+            "started at",
+            "completed at",
+            "retrieved at",
+            "checked at",
+            "sent at",
+            "received at",
+        ],
+    ),
+];
+
+/// The placeholder of a volatile key's value: one of [`VOLATILE_KEYS`] in any case, with
+/// `_` or `-` anywhere.
 fn volatile_key(key: &str) -> Option<&'static str> {
     let key: String = key
         .chars()
         .filter(|c| *c != '_' && *c != '-')
         .collect::<String>()
         .to_lowercase();
-    match key.as_str() {
-        "progresstoken" => Some(PROGRESS_TOKEN),
-        "sessionid" | "mcpsessionid" => Some(SESSION_ID),
-        "duration" | "durationms" | "elapsed" | "elapsedms" | "latency" | "latencyms"
-        | "tookms" | "requesttimems" | "roundtripms" => Some(DURATION),
-        "timestamp" | "createdat" | "updatedat" | "lastupdatedat" | "connectedat"
-        | "disconnectedat" | "startedat" | "completedat" | "retrievedat" | "checkedat"
-        | "sentat" | "receivedat" => Some(TIMESTAMP),
-        _ => None,
-    }
+    VOLATILE_KEYS
+        .iter()
+        .find(|(_, keys)| {
+            keys.iter()
+                .any(|volatile| volatile.chars().filter(|c| *c != ' ').eq(key.chars()))
+        })
+        .map(|(placeholder, _)| *placeholder)
 }
 
 /// Applies the default redactions: volatile keys anywhere, and timestamps, times of day and
@@ -575,6 +564,181 @@ mod tests {
     fn keeps_ordinary_numbers_and_text() {
         let value = json!({"temperature": 15, "text": "version 1.2.3 on port 8080"});
         assert_eq!(redact(value.clone()), value);
+    }
+
+    /// insta's JSON (pretty and compact) and YAML of `value`, as its macros write them.
+    fn serialized(value: &Value) -> [String; 3] {
+        use insta::_macro_support::{SerializationFormat, serialize_value};
+        [
+            serialize_value(value, SerializationFormat::Json),
+            serialize_value(value, SerializationFormat::JsonCompact),
+            serialize_value(value, SerializationFormat::Yaml),
+        ]
+    }
+
+    /// What insta does with the filters of [`test_settings`]: each in turn, over the text.
+    fn filtered(text: &str) -> String {
+        let mut text = text.to_owned();
+        for (pattern, replacement) in filters::serialized() {
+            let regex = Regex::new(&pattern).unwrap_or_else(|e| panic!("{pattern}: {e}"));
+            text = regex.replace_all(&text, replacement.as_str()).into_owned();
+        }
+        text
+    }
+
+    /// [`redact`], and the text of keys redacted too: what the one insta redaction did
+    /// before the filters.
+    fn redacted_with_keys(value: Value) -> Value {
+        fn keys(value: Value) -> Value {
+            match value {
+                Value::Object(map) => Value::Object(
+                    map.into_iter()
+                        .map(|(key, value)| (redact_text(&key), keys(value)))
+                        .collect(),
+                ),
+                Value::Array(items) => Value::Array(items.into_iter().map(keys).collect()),
+                other => other,
+            }
+        }
+        keys(redact(value))
+    }
+
+    /// The filters over a snapshot of `value` give the snapshot of the redacted value.
+    #[track_caller]
+    fn assert_filters_redact(value: Value) {
+        let expected = serialized(&redacted_with_keys(value.clone()));
+        for (format, (text, expected)) in ["JSON", "compact JSON", "YAML"]
+            .iter()
+            .zip(serialized(&value).iter().zip(expected))
+        {
+            assert_eq!(filtered(text), expected, "{format} of {value}");
+        }
+    }
+
+    #[test]
+    fn filters_redact_volatile_keys_at_any_depth() {
+        assert_filters_redact(json!({
+            "result": {
+                "_meta": {"progressToken": 7, "sessionId": "abc"},
+                "items": [
+                    {"createdAt": "2026-11-22T08:48:11Z", "name": "x"},
+                    {"durationMs": 1.5, "nested": [[{"elapsed": -3}]]},
+                ],
+            },
+            "latency": "12 ms",
+        }));
+        assert_filters_redact(json!([{"durationMs": 5}, [{"sessionId": "s"}, 4]]));
+    }
+
+    #[test]
+    fn filters_redact_every_spelling_of_a_volatile_key() {
+        assert_filters_redact(json!({
+            "Created_At": 1,
+            "created-at": "x",
+            "CREATEDAT": 2,
+            "_sessionId": "s",
+            "-progress-token": 4,
+            "Mcp-Session-Id": "m",
+            "round_trip_ms": 3,
+            "LAST_UPDATED_AT__": 6,
+            "too\u{212A}ms": 5,
+            // Not a volatile key: `volatile_key` keeps the long s.
+            "\u{17F}essionid": "kept",
+        }));
+    }
+
+    #[test]
+    fn filters_keep_other_keys_and_non_scalar_values() {
+        let value = json!({
+            "temperature": 15,
+            "created": "yesterday",
+            "sessionIdentifier": "x",
+            "duration": {"type": "number"},
+            "timestamp": {"format": "date-time"},
+            "createdAt": ["a", 1],
+            "updatedAt": null,
+            "startedAt": true,
+            "sentAt": false,
+            "properties": {"durationMs": {"type": "integer"}},
+        });
+        assert_filters_redact(value.clone());
+        assert_eq!(redact(value.clone()), value);
+        for text in serialized(&value) {
+            assert_eq!(filtered(&text), text);
+        }
+    }
+
+    #[test]
+    fn filters_redact_volatile_values_whatever_they_hold() {
+        assert_filters_redact(json!({
+            "sessionId": "",
+            "progressToken": "with \"quotes\", a \\ and a\nnewline",
+            "createdAt": "true",
+            "updatedAt": "-5",
+            "checkedAt": "~",
+            "durationMs": -5,
+            "latency": 123456789012345678u64,
+            "elapsed": 0.25,
+            "timestamp": "2026-11-22 08:48",
+            "retrievedAt": "plain words",
+            "sentAt": "123e4567-e89b-12d3-a456-426614174000",
+        }));
+    }
+
+    #[test]
+    fn filters_redact_text_inside_strings_and_keys() {
+        assert_filters_redact(json!({
+            "text": "at 2026-11-22T08:48:11.123Z\n12:00:00\tPM by 123e4567-e89b-12d3-a456-426614174000\tok",
+            "url": "http://127.0.0.1:40123/mcp and http://[::1]:9/x",
+            "log": "line\n2026-11-22 08:48\r\nlocalhost:8080\u{1}08:48:11",
+            "quote": "say \"createdAt\": 5 at 12:00:00",
+            "plain": "job 123e4567-e89b-12d3-a456-426614174000 done",
+            "uuid": "123E4567-E89B-12D3-A456-426614174000",
+            "uuids": ["123e4567-e89b-12d3-a456-426614174000", "a 123e4567-e89b-12d3-a456-426614174000"],
+            "123e4567-e89b-12d3-a456-426614174000": "a key",
+            "at 2026-11-22T08:48:11Z": {"k": 1},
+            "backslashes": "C:\\temp\\12:00:00 and \\n12:00:00 and \\\\\n12:00:00",
+            "words": "version 1.2.3 on port 8080, example.com:443 - 1:2",
+            "control": "\u{1}123e4567-e89b-12d3-a456-426614174000",
+        }));
+    }
+
+    #[test]
+    fn filters_leave_debug_output_of_structs_alone() {
+        let text = "Call {\n    duration_ms: 12,\n    created_at: \"x\",\n}";
+        assert_eq!(filtered(text), text);
+    }
+
+    #[test]
+    fn only_ascii_letters_and_the_kelvin_sign_lower_case_to_ascii_letters() {
+        // What `filters::letter_class` assumes of `volatile_key`'s `to_lowercase`.
+        let lowered: Vec<char> = (0..=u32::from(char::MAX))
+            .filter_map(char::from_u32)
+            .filter(|c| {
+                let mut lower = c.to_lowercase();
+                matches!((lower.next(), lower.next()), (Some(l), None) if l.is_ascii_lowercase())
+            })
+            .filter(|c| !c.is_ascii_alphabetic())
+            .collect();
+        assert_eq!(lowered, ['\u{212A}']);
+    }
+
+    #[test]
+    fn test_settings_redact_insta_s_own_snapshots() {
+        test_settings(None).bind(|| {
+            insta::assert_yaml_snapshot!(
+                json!({"items": [{"createdAt": 5, "id": "123e4567-e89b-12d3-a456-426614174000"}]}),
+                @r#"
+            items:
+              - createdAt: "[timestamp]"
+                id: "[uuid]"
+            "#
+            );
+            insta::assert_compact_json_snapshot!(
+                json!({"sessionId": "a", "at": "08:48:11"}),
+                @r#"{"at": "[time]", "sessionId": "[session-id]"}"#
+            );
+        });
     }
 
     #[test]

@@ -70,6 +70,28 @@ async fn in_process_snapshot_is_named_after_the_test(client: &McpClient) {
         "redacted_by_default",
         json!({"at": "2026-11-22T10:00:00Z", "durationMs": 12, "temperature": 18})
     );
+    // At any depth, in YAML too; an object under a volatile key is a schema, and stays.
+    insta::assert_yaml_snapshot!(
+        json!({
+            "calls": [{
+                "_meta": {"progressToken": 3},
+                "durationMs": 4.5,
+                "id": "123e4567-e89b-12d3-a456-426614174000",
+                "url": "http://127.0.0.1:40123/mcp",
+            }],
+            "duration": {"type": "number"},
+        }),
+        @r#"
+    calls:
+      - _meta:
+          progressToken: "[progress-token]"
+        durationMs: "[duration]"
+        id: "[uuid]"
+        url: "http://127.0.0.1:[port]/mcp"
+    duration:
+      type: number
+    "#
+    );
 }
 
 #[mcp_test(server = service(ExampleServer::new()))]

@@ -402,9 +402,10 @@ impl LoadReport {
     /// The run as entries of the crate's one [`Report`] type, in suite [`SUITE`]: `run`
     /// (passed, the summary line as its message; failed when no call was measured), then one
     /// entry per threshold (`max_p99`, …), passed or failed with what was measured. Write it
-    /// as JUnit XML with [`Report::junit`].
+    /// as JUnit XML with [`Report::junit`] (the `junit` feature).
     ///
-    /// ```
+    #[cfg_attr(feature = "junit", doc = "```")]
+    #[cfg_attr(not(feature = "junit"), doc = "```ignore")]
     /// # #[tokio::main(flavor = "current_thread")]
     /// # async fn main() -> mcp_assured::Result<()> {
     /// use mcp_assured::McpAssured;

@@ -1,26 +1,34 @@
 //! The JUnit XML form of a report, for CI systems: a test suite per suite (in the order they
-//! first appear), a test case per entry, failed and skipped ones with their message.
+//! first appear), a test case per entry, failed and skipped ones with their message. The XML
+//! needs the `junit` feature (`checks` and `full` turn it on); without it, [`Report::junit`]
+//! warns at compile time and writes a report whose one case fails naming the feature
+//! (`feature_off`).
 
+#[cfg(feature = "junit")]
 use std::fmt;
 
+#[cfg(feature = "junit")]
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 
-use super::{Report, Status};
+use super::Report;
+#[cfg(feature = "junit")]
+use super::Status;
 
 /// A report as JUnit XML; see [`Report::junit`].
 #[derive(Debug, Clone)]
 #[must_use = "a Junit does nothing until it is displayed"]
 pub struct Junit<'a> {
-    report: &'a Report,
-    name: String,
-    target: Option<String>,
+    pub(crate) report: &'a Report,
+    pub(crate) name: String,
+    pub(crate) target: Option<String>,
 }
 
 impl Report {
     /// The report as JUnit XML, its `<testsuites>` called `name`; the XML is what its
-    /// [`Display`](fmt::Display) writes:
+    /// [`Display`](std::fmt::Display) writes:
     ///
-    /// ```
+    #[cfg_attr(feature = "junit", doc = "```")]
+    #[cfg_attr(not(feature = "junit"), doc = "```ignore")]
     /// use mcp_assured::report::{Entry, Report, Status};
     ///
     /// let report: Report = [Entry::new("protocol-checks", "ping", Status::Failed, "timed out")]
@@ -31,6 +39,16 @@ impl Report {
     /// assert!(xml.contains(r#"<testcase name="ping" classname="protocol-checks.http://127.0.0.1:8000/mcp">"#));
     /// assert!(xml.contains(r#"<failure message="timed out"/>"#));
     /// ```
+    #[cfg_attr(
+        not(feature = "junit"),
+        doc = "",
+        doc = "(This build has no `junit` feature: the XML is one failed case saying to turn it on.)"
+    )]
+    #[cfg_attr(
+        not(feature = "junit"),
+        deprecated(note = "JUnit XML needs mcp-assured's `junit` feature: \
+                    `mcp-assured = { version = \"0.1\", features = [\"junit\"] }`")
+    )]
     pub fn junit(&self, name: impl Into<String>) -> Junit<'_> {
         Junit {
             report: self,
@@ -48,6 +66,7 @@ impl Junit<'_> {
         self
     }
 
+    #[cfg(feature = "junit")]
     fn xml(&self) -> quick_junit::Report {
         let mut xml = quick_junit::Report::new(self.name.as_str());
         for suite_name in self.suites() {
@@ -100,6 +119,7 @@ impl Junit<'_> {
     }
 
     /// Every suite the entries name, in the order they first appear, so that none is left out.
+    #[cfg(feature = "junit")]
     fn suites(&self) -> Vec<&str> {
         let mut suites: Vec<&str> = Vec::new();
         for entry in self.report {
@@ -111,6 +131,7 @@ impl Junit<'_> {
     }
 }
 
+#[cfg(feature = "junit")]
 impl fmt::Display for Junit<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Written to memory, it cannot fail on I/O.
@@ -119,7 +140,7 @@ impl fmt::Display for Junit<'_> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "junit"))]
 mod tests {
     use std::time::Duration;
 
