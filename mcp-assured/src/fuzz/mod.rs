@@ -112,8 +112,9 @@
 //! process of it, started when the first dies: the calls in flight on the first (a hang's,
 //! waiting out its timeout) go on meanwhile, and only a crash there is believed (whatever
 //! else it answers is sent again on the first). A server that cannot run twice (it holds a
-//! lock or a port: the second process does not start) gets its calls alone on the one
-//! process, as one reached over HTTP or in this process does. Once the input that killed
+//! lock or a port: the second process does not start, or, started first, it is stopped
+//! for good so the first can start again) gets its calls alone on the one process, as one
+//! reached over HTTP or in this process does. Once the input that killed
 //! a server is found, the other calls that died with it are sent again together, not alone
 //! each. The summary says how often the second process was started
 //! (`details.second_process_starts`). A hang is the input's when the server answers a `ping`

@@ -23,7 +23,8 @@ use crate::{
 pub(crate) struct RunEnd {
     /// How many times the server was started again.
     pub(crate) restarts: u32,
-    /// How many times a second process of the server was started, to tell crashes apart on.
+    /// How many times a second process of the server was started, to tell crashes apart on
+    /// (one stopped at once so the first could start again is not counted).
     pub(crate) second_process_starts: u32,
     /// The time budget ran out before every input was sent.
     pub(crate) out_of_time: bool,

@@ -640,9 +640,15 @@ impl Session {
         let (mut reconnected, probe_started) =
             tokio::join!(reconnecting, self.start_probe(&handle.client));
         if reconnected.is_err() && probe_started {
+            // The second process took what the first needs (a lock, a port): it goes for
+            // good, before it served a call, so it is not counted as started.
             let mut probe = self.probe.lock().await;
             if let Probe::Running(client) = std::mem::replace(&mut *probe, Probe::Unavailable) {
                 let _ = client.close().await;
+                self.probe_starts.fetch_sub(1, Ordering::Relaxed);
+                tracing::debug!(
+                    "the second process kept the first from starting: stopped for good"
+                );
             }
             drop(probe);
             reconnected = match &self.restart {
