@@ -150,6 +150,14 @@ enum Command {
     ///
     /// Example, in CI: `mcp-assured diff --fail-on-breaking snapshots -- node build/index.js`.
     Diff(commands::diff::DiffArgs),
+    /// Report the MCP surface coverage recorded under DIR (by `MCP_ASSURED_COVERAGE=DIR
+    /// cargo test`, or --coverage DIR of check and fuzz): per server, the tools, arguments,
+    /// enum and boolean values, outcomes, prompts, resources and templates exercised of what
+    /// it listed, and what never was, by name; exit 1 below a --min-* threshold, 2 when DIR
+    /// holds no record.
+    ///
+    /// Example, in CI: `mcp-assured coverage target/mcp-coverage --min-tools 100 --min-arguments 80`.
+    Coverage(commands::coverage::CoverageArgs),
     /// Join stdin and stdout to an in-process MCP double's socket: the command a server under
     /// test starts to reach a `MockServer` of the library over stdio
     /// (`MockServer::stdio_command`). Exits 0 when stdin closes, 1 when the double closes
@@ -263,6 +271,7 @@ async fn run(command: Command, json: bool) -> Outcome {
         Command::Ping(args) => commands::requests::ping(args, json).await,
         Command::Snapshot(args) => commands::snapshot::run(args, json).await,
         Command::Diff(args) => commands::diff::run(args, json).await,
+        Command::Coverage(args) => commands::coverage::run(args, json).await,
         Command::Relay(args) => commands::relay::run(args).await,
         Command::Replay(args) => commands::replay::run(args).await,
         Command::Record(args) => commands::record::run(args).await,

@@ -145,6 +145,17 @@ pub struct Diff {
     pub changes: Changes,
 }
 
+/// `mcp-assured coverage --json`: the surface coverage recorded in a directory.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Coverage {
+    /// The directory the records were read from.
+    pub directory: String,
+    /// Each server's coverage, in name order.
+    pub servers: Vec<mcp_assured::coverage::ServerReport>,
+    /// The tallies below a `--min-*` threshold (the exit status is 1 when there is one).
+    pub below: Vec<mcp_assured::coverage::Shortfall>,
+}
+
 /// `mcp-assured list --json`: what the server offers, each item as MCP's `*/list` result
 /// has it (the specification's schema describes them).
 #[derive(Debug, Serialize, JsonSchema)]
@@ -200,7 +211,7 @@ pub enum FailureKind {
 }
 
 /// The JSON Schema (draft 2020-12) of every `--json` output: one definition per document
-/// (`Check`, `Fuzz`, `Lint`, `Bench`, `Diff`, `List`, `Failed`) under `$defs`, the root any
+/// (`Check`, `Fuzz`, `Lint`, `Bench`, `Diff`, `Coverage`, `List`, `Failed`) under `$defs`, the root any
 /// of them.
 pub fn schema() -> Value {
     // What the commands write: a field skipped when empty is optional.
@@ -213,6 +224,7 @@ pub fn schema() -> Value {
         ("Lint", generator.subschema_for::<Lint>()),
         ("Bench", generator.subschema_for::<Bench>()),
         ("Diff", generator.subschema_for::<Diff>()),
+        ("Coverage", generator.subschema_for::<Coverage>()),
         ("List", generator.subschema_for::<List>()),
         ("Failed", generator.subschema_for::<Failed>()),
     ];
@@ -228,7 +240,7 @@ pub fn schema() -> Value {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,
         "title": "mcp-assured --json output",
-        "description": "What `mcp-assured check|fuzz|lint|bench|diff|list --json` prints; each \
+        "description": "What `mcp-assured check|fuzz|lint|bench|diff|coverage|list --json` prints; each \
             command's document is under $defs (x-documents names them), and a failure is `Failed`. \
             Generated from the Rust types (mcp_assured_cli::output); see its docs for what is breaking.",
         "x-version": VERSION,

@@ -189,6 +189,7 @@ pub mod cassette;
 #[cfg(feature = "checks")]
 pub mod checks;
 mod client;
+pub mod coverage;
 mod credentials;
 mod decode;
 #[cfg(feature = "diff")]

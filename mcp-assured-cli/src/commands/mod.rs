@@ -1,11 +1,12 @@
 //! The one-shot commands: `check`, `list`, `call`, `read`, `prompt`, `complete`, `ping`,
-//! `snapshot`, `diff`, `fuzz`, `bench`, `relay` (the stdio face of an MCP double), `record` (a proxy
+//! `snapshot`, `diff`, `coverage`, `fuzz`, `bench`, `relay` (the stdio face of an MCP double), `record` (a proxy
 //! that records a session), and the shell's `completions` and `man`.
 
 mod arguments;
 pub(crate) mod bench;
 pub(crate) mod call;
 pub(crate) mod check;
+pub(crate) mod coverage;
 pub(crate) mod diff;
 pub(crate) mod fuzz;
 mod html;

@@ -29,6 +29,7 @@ use super::{
 #[cfg(feature = "http")]
 use crate::transport::http::HttpTarget;
 use crate::{
+    coverage::recorder::CoverageSink,
     credentials::{Credentials, OAuth},
     error::{Error, Result},
     secret::Secret,
@@ -106,6 +107,9 @@ pub struct ClientBuilder {
     answers: Answers,
     /// Where to record the session, as a cassette.
     record_to: Option<PathBuf>,
+    /// Where to record surface coverage: `None` for `MCP_ASSURED_COVERAGE`'s directory,
+    /// `Some(None)` for nowhere.
+    coverage_to: Option<Option<PathBuf>>,
     /// Misuse found by the setters, reported by `build()` so chains stay fluent.
     problems: Vec<String>,
 }
@@ -128,6 +132,7 @@ impl Default for ClientBuilder {
             client_info: Implementation::new("mcp-assured", env!("CARGO_PKG_VERSION")),
             answers: Answers::default(),
             record_to: None,
+            coverage_to: None,
             problems: Vec::new(),
         }
     }
@@ -516,6 +521,53 @@ impl ClientBuilder {
         self
     }
 
+    /// Records the surface coverage of the client's sessions ([`mcp_assured::coverage`]):
+    /// which tools were called with which arguments and values, how they answered, which
+    /// prompts were got and resources read, into a new file in `dir` (created if missing),
+    /// written when the client closes or is dropped. Before closing, the client lists what
+    /// the session did not list to the last page, so the record holds the whole surface.
+    ///
+    /// Without it, a client records into the directory named by the `MCP_ASSURED_COVERAGE`
+    /// environment variable, when it is set: `MCP_ASSURED_COVERAGE=target/coverage cargo
+    /// test` records every test's clients. [`without_coverage`](Self::without_coverage)
+    /// records nothing either way.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() -> mcp_assured::Result<()> {
+    /// # use mcp_assured::McpAssured;
+    /// # use mcp_assured_examples::ExampleServer;
+    /// use mcp_assured::coverage::Coverage;
+    /// use serde_json::json;
+    ///
+    /// let dir = std::env::temp_dir().join(format!("mcp-assured-doc-coverage-{}", std::process::id()));
+    /// let client = McpAssured::client()
+    ///     .service(ExampleServer::new())
+    ///     .coverage_to(&dir)
+    ///     .build()
+    ///     .await?;
+    /// client.call_tool("echo", json!({"message": "hi"})).await?;
+    /// client.close().await?;
+    ///
+    /// let report = Coverage::load(&dir).unwrap().report();
+    /// let server = &report.servers[0];
+    /// assert!(server.tools.covered >= 1);
+    /// assert!(server.uncovered.tools.iter().all(|tool| tool != "echo"));
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// [`mcp_assured::coverage`]: crate::coverage
+    pub fn coverage_to(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.coverage_to = Some(Some(dir.into()));
+        self
+    }
+
+    /// Records no surface coverage, even when `MCP_ASSURED_COVERAGE` is set.
+    pub fn without_coverage(mut self) -> Self {
+        self.coverage_to = Some(None);
+        self
+    }
+
     /// Proxies one whole session between another MCP client, whose end is `client` (any
     /// rmcp server-side transport: `(sink, stream)`, stdin and stdout, ...), and the
     /// server, message for message, until either closes or `stop` completes; then the
@@ -554,6 +606,7 @@ impl ClientBuilder {
             protocol: self.protocol.clone(),
             discover_timeout: self.discover_timeout.unwrap_or(DEFAULT_DISCOVER_TIMEOUT),
             tape: tape(self.record_to.as_deref())?,
+            coverage: coverage(self.coverage_to.clone())?,
         };
         let (target, harness) = self.into_parts()?;
         let reconnect = target.reopenable().map(|target| Reconnect {
@@ -621,6 +674,27 @@ fn tape(path: Option<&std::path::Path>) -> Result<Option<Tape>> {
     path.map(Tape::create)
         .transpose()
         .map_err(|error| Error::invalid("record_to", error.to_string()))
+}
+
+fn coverage(choice: Option<Option<PathBuf>>) -> Result<Option<CoverageSink>> {
+    let from_env = choice.is_none();
+    let Some(dir) = choice.unwrap_or_else(CoverageSink::dir_from_env) else {
+        return Ok(None);
+    };
+    CoverageSink::in_dir(&dir).map(Some).map_err(|error| {
+        let named_by = if from_env {
+            format!(" (named by {})", crate::coverage::ENV)
+        } else {
+            String::new()
+        };
+        Error::invalid(
+            "coverage_to",
+            format!(
+                "the coverage directory {}{named_by} cannot be created: {error}",
+                dir.display()
+            ),
+        )
+    })
 }
 
 fn capabilities(answers: &Answers) -> ClientCapabilities {

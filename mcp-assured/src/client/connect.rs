@@ -14,6 +14,7 @@ use rmcp::{
 };
 
 use super::{
+    covering::Covering,
     failure,
     handler::Harness,
     lifecycle::{
@@ -24,6 +25,7 @@ use super::{
     taping::{Tape, Taping},
 };
 use crate::{
+    coverage::{ServerId, recorder::CoverageSink},
     error::{Error, Result},
     transport::{
         Owned, Reopenable, Target,
@@ -43,6 +45,8 @@ pub(crate) struct Connection {
     pub(crate) discovered: Option<DiscoverResult>,
     /// The cassette the session is recorded into, if any.
     pub(crate) tape: Option<Tape>,
+    /// The coverage file the session is recorded into, if any.
+    pub(crate) coverage: Option<CoverageSink>,
 }
 
 /// What opening the same server again takes: a stdio server is started again, an HTTP one
@@ -85,6 +89,8 @@ pub(crate) struct Lifecycle {
     pub(crate) discover_timeout: Duration,
     /// The cassette of `record_to`, which every session of the client records into.
     pub(crate) tape: Option<Tape>,
+    /// The coverage file of `coverage_to` (or `MCP_ASSURED_COVERAGE`), likewise.
+    pub(crate) coverage: Option<CoverageSink>,
 }
 
 impl Lifecycle {
@@ -395,16 +401,26 @@ impl Start<'_> {
         if let Some(tape) = &tape {
             tape.discovered(version.as_str(), answered.as_deref(), &result);
         }
+        let info = ServerPeerInfo::from_discover_result(version, result.clone());
+        let coverage = self.lifecycle.coverage.as_ref().map(|sink| {
+            let server = info.server_info.as_ref().map(|server| ServerId {
+                name: server.name.clone(),
+                version: server.version.clone(),
+            });
+            sink.session(Some(server.unwrap_or_default()))
+        });
         let transport = Recording::new(
-            Taping::beside(
-                WithoutProbeAnswers::new(transport),
-                tape.clone(),
-                self.diagnostics,
+            Covering::beside(
+                Taping::beside(
+                    WithoutProbeAnswers::new(transport),
+                    tape.clone(),
+                    self.diagnostics,
+                ),
+                coverage,
             ),
             &self.harness,
             self.diagnostics,
         );
-        let info = ServerPeerInfo::from_discover_result(version, result.clone());
         let running = serve_directly(self.harness, transport, Some(info));
         running
             .peer()
@@ -417,6 +433,7 @@ impl Start<'_> {
             target: self.description.to_owned(),
             discovered: Some(result),
             tape,
+            coverage: self.lifecycle.coverage.clone(),
         })
     }
 
@@ -439,11 +456,19 @@ impl Start<'_> {
     where
         T: Transport<RoleClient> + 'static,
     {
+        let coverage = self
+            .lifecycle
+            .coverage
+            .as_ref()
+            .map(|sink| sink.session(None));
         let transport = Recording::new(
-            Taping::beside(
-                WithoutProbeAnswers::keeping_late(transport, late.clone()),
-                self.lifecycle.tape.clone(),
-                self.diagnostics,
+            Covering::beside(
+                Taping::beside(
+                    WithoutProbeAnswers::keeping_late(transport, late.clone()),
+                    self.lifecycle.tape.clone(),
+                    self.diagnostics,
+                ),
+                coverage,
             ),
             &self.harness,
             self.diagnostics,
@@ -482,6 +507,7 @@ impl Start<'_> {
                     target: self.description.to_owned(),
                     discovered: None,
                     tape: self.lifecycle.tape.clone(),
+                    coverage: self.lifecycle.coverage.clone(),
                 })
             }
             Err(error) => {

@@ -7,6 +7,7 @@
 mod builder;
 mod by_hand;
 mod connect;
+mod covering;
 mod failure;
 mod handler;
 pub(crate) mod input_required;
@@ -394,12 +395,16 @@ impl McpClient {
 
     /// Ends the session: closes the transport, then stops the server if the client started
     /// it (a child process gets a grace period to exit, then is killed and reaped), then
-    /// writes the cassette of [`record_to`](ClientBuilder::record_to).
+    /// writes the cassette of [`record_to`](ClientBuilder::record_to) and the coverage
+    /// record of [`coverage_to`](ClientBuilder::coverage_to) (listing first what the
+    /// session did not list to the last page).
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidInput`] naming the cassette's file when it cannot be written.
+    /// [`Error::InvalidInput`] naming the cassette's file, or the coverage record, when it
+    /// cannot be written.
     pub async fn close(self) -> Result<()> {
+        self.list_the_rest_for_coverage().await;
         let connection = self.shared.connection.lock().await.take();
         if let Some(mut connection) = connection {
             let _ = connection
@@ -410,6 +415,11 @@ impl McpClient {
             if let Some(tape) = &connection.tape {
                 tape.flush()
                     .map_err(|error| Error::invalid("cassette", error.to_string()))?;
+            }
+            if let Some(coverage) = &connection.coverage {
+                coverage.write().map_err(|error| {
+                    Error::invalid("coverage", format!("the record cannot be written: {error}"))
+                })?;
             }
         }
         Ok(())

@@ -1,0 +1,98 @@
+//! The transport layer that records surface coverage ([`mcp_assured::coverage`]): every
+//! request of the client's and every answer and notification of the server's, as they go
+//! by, when the client records coverage; nothing at all when it does not.
+//!
+//! [`mcp_assured::coverage`]: crate::coverage
+
+use rmcp::{
+    RoleClient,
+    model::JsonRpcMessage,
+    service::{RxJsonRpcMessage, TxJsonRpcMessage},
+    transport::Transport,
+};
+
+use crate::coverage::{
+    ServerId,
+    recorder::{Kind, SessionCoverage},
+};
+
+pub(crate) struct Covering<T> {
+    inner: T,
+    session: Option<SessionCoverage>,
+}
+
+impl<T> Covering<T> {
+    pub(crate) fn beside(inner: T, session: Option<SessionCoverage>) -> Self {
+        Covering { inner, session }
+    }
+}
+
+impl<T: Transport<RoleClient>> Transport<RoleClient> for Covering<T> {
+    type Error = T::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleClient>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        if let Some(session) = &mut self.session
+            && let JsonRpcMessage::Request(_) = &item
+            && let Ok(json) = serde_json::to_value(&item)
+        {
+            session.sent(&json);
+        }
+        self.inner.send(item)
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
+        let message = self.inner.receive().await?;
+        if let Some(session) = &mut self.session
+            && let Ok(json) = serde_json::to_value(&message)
+        {
+            session.received(&json);
+        }
+        Some(message)
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        self.inner.close().await
+    }
+}
+
+impl super::McpClient {
+    /// Lists, for the coverage record, each kind of the server's surface it offers that no
+    /// session of this client listed to the last page, so that the record holds all of it.
+    pub(super) async fn list_the_rest_for_coverage(&self) {
+        let sink = match self.shared.connection.lock().await.as_ref() {
+            Some(connection) => connection.coverage.clone(),
+            None => None,
+        };
+        let Some(sink) = sink else { return };
+        if self.is_closed() {
+            return;
+        }
+        let info = self.server_info();
+        let server = ServerId {
+            name: info.name.clone(),
+            version: info.version.clone(),
+        };
+        let offered = &info.capabilities;
+        for kind in sink.unlisted(&server) {
+            let offered = match kind {
+                Kind::Tools => offered.tools.is_some(),
+                Kind::Prompts => offered.prompts.is_some(),
+                Kind::Resources | Kind::Templates => offered.resources.is_some(),
+            };
+            if !offered {
+                sink.offers_none(&server, kind);
+                continue;
+            }
+            // What fails here fails the suite's own calls too: the record goes without it.
+            let _ = match kind {
+                Kind::Tools => self.list_tools().await.map(drop),
+                Kind::Prompts => self.list_prompts().await.map(drop),
+                Kind::Resources => self.list_resources().await.map(drop),
+                Kind::Templates => self.list_resource_templates().await.map(drop),
+            };
+        }
+    }
+}
