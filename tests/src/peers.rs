@@ -293,6 +293,18 @@ pub fn planted_bugs_server_script() -> PathBuf {
     sources_dir().join("planted_bugs_server.py")
 }
 
+/// Path of `tests/peers/orders_server.py`, an order desk on the Python SDK's `MCPServer`,
+/// the twin of [`typescript_orders_server_script`]: run it with [`python`].
+pub fn python_orders_server_script() -> PathBuf {
+    sources_dir().join("orders_server.py")
+}
+
+/// Path of `tests/peers/orders_server.mjs`, the order desk on the TypeScript SDK's
+/// `McpServer`: run it with [`node`] and [`npm_modules`] as its argument.
+pub fn typescript_orders_server_script() -> PathBuf {
+    sources_dir().join("orders_server.mjs")
+}
+
 /// Path of `tests/peers/selftest_server.py`, a server with passing, failing, skipped and
 /// malformed `mcp.test.*` tools, over stdio: run it with `python3` (it needs no SDK).
 pub const SELFTEST_SERVER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/peers/selftest_server.py");

@@ -124,6 +124,11 @@ pub(crate) struct Target {
     /// keys that name secrets redacted), written as it goes and when the command ends.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
+    /// Record the MCP surface coverage of the run (the tools called with which arguments
+    /// and values, how they answered, ...) into a new file in DIR, for `mcp-assured
+    /// coverage DIR` (default: the directory `MCP_ASSURED_COVERAGE` names, if set).
+    #[arg(long, value_name = "DIR")]
+    coverage: Option<PathBuf>,
 }
 
 impl Target {
@@ -308,6 +313,9 @@ impl Target {
         let mut builder = McpAssured::client().timeout(Duration::from_secs(self.timeout.max(1)));
         if let Some(path) = &self.record {
             builder = builder.record_to(path);
+        }
+        if let Some(dir) = &self.coverage {
+            builder = builder.coverage_to(dir);
         }
         if let Some(version) = &self.protocol {
             builder = builder.protocol_version(version);

@@ -67,6 +67,9 @@ pub(crate) mod recorder;
 mod report;
 mod uri_template;
 
+#[cfg(test)]
+mod tests;
+
 pub use record::{
     ArgumentSurface, ArgumentUse, Exercised, FORMAT, MAX_VALUES, Outcomes, OutputChecks, Record,
     ServerCoverage, ServerId, Surface, ToolSurface, ToolUse,

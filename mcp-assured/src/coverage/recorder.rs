@@ -48,8 +48,14 @@ struct State {
     /// The output schemas of the tools listed, by server and tool, compiled when first
     /// needed.
     output_schemas: HashMap<ServerId, HashMap<String, OutputSchema>>,
+    /// The structured outputs of calls made before the tool was listed, by server and tool
+    /// (at most [`MAX_WAITING`] each), checked when it is: counted unchecked meanwhile.
+    waiting: HashMap<ServerId, HashMap<String, Vec<Value>>>,
     changed: bool,
 }
+
+/// How many outputs of a tool not listed yet are kept to check once it is.
+const MAX_WAITING: usize = 32;
 
 struct OutputSchema {
     raw: Value,
@@ -345,11 +351,13 @@ impl SessionCoverage {
                         Some((name, ToolSurface::from_tool(tool)))
                     })
                     .collect();
+                let listed: Vec<String> = tools.keys().cloned().collect();
                 lock(&self.sink.0.state)
                     .output_schemas
                     .entry(server.clone())
                     .or_default()
                     .extend(schemas);
+                self.check_waiting(server, &listed);
                 self.sink.with_server(server, |coverage| {
                     let mut listed = super::record::Surface {
                         tools: Some(tools),
@@ -442,6 +450,46 @@ impl SessionCoverage {
         });
     }
 
+    /// Checks the outputs kept of `tools` (just listed) before they were listed: each
+    /// counted unchecked becomes valid or invalid, or goes if the tool declares no schema.
+    fn check_waiting(&self, server: &ServerId, tools: &[String]) {
+        let mut state = lock(&self.sink.0.state);
+        let state = &mut *state;
+        let Some(waiting) = state.waiting.get_mut(server) else {
+            return;
+        };
+        let Some(index) = state.servers.iter().position(|s| &s.server == server) else {
+            return;
+        };
+        for tool in tools {
+            let Some(outputs) = waiting.remove(tool) else {
+                continue;
+            };
+            let schema = state
+                .output_schemas
+                .get_mut(server)
+                .and_then(|schemas| schemas.get_mut(tool));
+            let Some(use_) = state.servers[index].exercised.tools.get_mut(tool) else {
+                continue;
+            };
+            let checked = &mut use_.output;
+            checked.unchecked = checked.unchecked.saturating_sub(outputs.len() as u64);
+            let Some(schema) = schema else { continue };
+            let raw = &schema.raw;
+            let compiled = schema
+                .compiled
+                .get_or_insert_with(|| Arc::new(Schema::compile(raw)));
+            for output in outputs {
+                if !output.is_null() && compiled.violations(&output).is_empty() {
+                    checked.valid += 1;
+                } else {
+                    checked.invalid += 1;
+                }
+            }
+        }
+        state.changed = true;
+    }
+
     /// A successful result's structured output against the tool's output schema.
     fn check_output(&self, server: &ServerId, tool: &str, result: &Value) -> Output {
         let compiled = {
@@ -458,7 +506,21 @@ impl SessionCoverage {
                 .and_then(|schemas| schemas.get_mut(tool));
             match schema {
                 None if listed => return Output::NoSchema,
-                None => return Output::Unchecked,
+                None => {
+                    if schema::unavailable().is_none() {
+                        let waiting = state
+                            .waiting
+                            .entry(server.clone())
+                            .or_default()
+                            .entry(tool.to_owned())
+                            .or_default();
+                        if waiting.len() < MAX_WAITING {
+                            let structured = result.get("structuredContent");
+                            waiting.push(structured.cloned().unwrap_or(Value::Null));
+                        }
+                    }
+                    return Output::Unchecked;
+                }
                 Some(_) if schema::unavailable().is_some() => return Output::Unchecked,
                 Some(schema) => {
                     let raw = &schema.raw;

@@ -1,0 +1,335 @@
+//! Surface coverage (`mcp_assured::coverage`) of a suite driven by `#[mcp_test]`, against an
+//! order desk on the Python SDK (`tests/peers/orders_server.py`) and its twin on the
+//! TypeScript SDK (`orders_server.mjs`). The suite (`mod suite`) never calls `track_order`
+//! and never sends the size `large`; the tests below run it in child processes of this
+//! binary with `MCP_ASSURED_COVERAGE` set, as `cargo test` (one process) and as nextest does
+//! (one process per test, in two partitions), and assert the reports to the number.
+
+use std::{
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+use mcp_assured::coverage::{
+    ArgumentRef, Coverage, CoverageReport, Outcome, OutcomeRef, ServerReport, Thresholds, ValueRef,
+};
+use serde_json::json;
+
+/// The suite whose coverage is measured: real tests of the two servers, run here as they
+/// are, and in child processes with coverage on.
+mod suite {
+    use mcp_assured::{McpClient, mcp_test};
+    use mcp_assured_tests::peers;
+    use serde_json::json;
+
+    async fn places_orders(client: &McpClient) {
+        let gift = client
+            .call_tool(
+                "place_order",
+                json!({"item": "tea", "size": "small", "gift": true}),
+            )
+            .await
+            .unwrap();
+        assert!(
+            gift.text().contains("small tea as a gift"),
+            "{}",
+            gift.text()
+        );
+        let plain = client
+            .call_tool(
+                "place_order",
+                json!({"item": "cake", "size": "medium", "gift": false}),
+            )
+            .await
+            .unwrap();
+        assert!(plain.text().contains("medium cake"), "{}", plain.text());
+        let empty = client
+            .call_tool("place_order", json!({"item": "", "size": "small"}))
+            .await
+            .unwrap();
+        assert_eq!(empty.is_error, Some(true));
+    }
+
+    async fn cancels_and_quotes(client: &McpClient) {
+        let cancelled = client
+            .call_tool("cancel_order", json!({"id": "A1"}))
+            .await
+            .unwrap();
+        assert!(
+            cancelled.text().contains("cancelled A1"),
+            "{}",
+            cancelled.text()
+        );
+        let unknown = client
+            .call_tool("cancel_order", json!({"id": "Z9"}))
+            .await
+            .unwrap();
+        assert_eq!(unknown.is_error, Some(true));
+        let quote = client
+            .call_tool("quote", json!({"item": "tea"}))
+            .await
+            .unwrap();
+        assert_eq!(quote.structured_content, Some(json!({"price": 2.5})));
+        let off_menu = client
+            .call_tool("quote", json!({"item": "soup"}))
+            .await
+            .unwrap();
+        assert_eq!(off_menu.is_error, Some(true));
+    }
+
+    async fn reads_and_prompts(client: &McpClient) {
+        let summary = client
+            .get_prompt("order_summary", json!({"id": "A1"}))
+            .await
+            .unwrap();
+        assert!(format!("{summary:?}").contains("Summarise order A1"));
+        let recent = client.read_resource("orders://recent").await.unwrap();
+        assert!(format!("{recent:?}").contains("A1"));
+        let one = client.read_resource("orders://A1").await.unwrap();
+        assert!(format!("{one:?}").contains("order A1"));
+    }
+
+    #[mcp_test(server = command(peers::python(), peers::python_orders_server_script()))]
+    async fn python_places_orders(client: McpClient) {
+        places_orders(&client).await;
+    }
+
+    #[mcp_test(server = command(peers::python(), peers::python_orders_server_script()))]
+    async fn python_cancels_and_quotes(client: McpClient) {
+        cancels_and_quotes(&client).await;
+    }
+
+    #[mcp_test(server = command(peers::python(), peers::python_orders_server_script()))]
+    async fn python_reads_and_prompts(client: McpClient) {
+        reads_and_prompts(&client).await;
+    }
+
+    #[mcp_test(server = command(
+        peers::node(),
+        peers::typescript_orders_server_script(),
+        peers::npm_modules()
+    ))]
+    async fn typescript_places_orders(client: McpClient) {
+        places_orders(&client).await;
+    }
+
+    #[mcp_test(server = command(
+        peers::node(),
+        peers::typescript_orders_server_script(),
+        peers::npm_modules()
+    ))]
+    async fn typescript_cancels_and_quotes(client: McpClient) {
+        cancels_and_quotes(&client).await;
+    }
+
+    #[mcp_test(server = command(
+        peers::node(),
+        peers::typescript_orders_server_script(),
+        peers::npm_modules()
+    ))]
+    async fn typescript_reads_and_prompts(client: McpClient) {
+        reads_and_prompts(&client).await;
+    }
+}
+
+/// A fresh directory for one run's records.
+fn records_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "mcp-assured-coverage-{name}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Runs the suite's tests named by `filter` (libtest's arguments) in one child process of
+/// this binary, recording into `dir`.
+fn run_suite(dir: &Path, filter: &[&str]) {
+    // Installed here, once, not by each child at the same time.
+    let _ = (
+        mcp_assured_tests::peers::python(),
+        mcp_assured_tests::peers::npm_modules(),
+    );
+    let output = Command::new(std::env::current_exe().unwrap())
+        .args(filter)
+        .args(["--test-threads", "2"])
+        .env(mcp_assured::coverage::ENV, dir)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "the suite failed:\n{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// The suite's test names, as `--list` gives them.
+fn suite_tests() -> Vec<String> {
+    let output = Command::new(std::env::current_exe().unwrap())
+        .args(["suite::", "--list", "--format", "terse"])
+        .output()
+        .unwrap();
+    let names: Vec<String> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| line.strip_suffix(": test"))
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(names.len(), 6, "{names:?}");
+    names
+}
+
+fn server<'a>(report: &'a CoverageReport, name: &str) -> &'a ServerReport {
+    report
+        .servers
+        .iter()
+        .find(|server| server.server.name == name)
+        .unwrap_or_else(|| panic!("no report of {name}: {report}"))
+}
+
+fn tally(report: &ServerReport, name: &str) -> (u64, u64) {
+    let (_, tally) = report
+        .tallies()
+        .into_iter()
+        .find(|(tally, _)| *tally == name)
+        .unwrap();
+    (tally.covered, tally.total)
+}
+
+fn argument(tool: &str, argument: &str) -> ArgumentRef {
+    ArgumentRef {
+        tool: tool.into(),
+        argument: argument.into(),
+    }
+}
+
+fn value(tool: &str, argument: &str, value: serde_json::Value) -> ValueRef {
+    ValueRef {
+        tool: tool.into(),
+        argument: argument.into(),
+        value,
+    }
+}
+
+/// What both servers' reports say, to the number: the one tool and the one enum value the
+/// suite skipped (and the skipped tool's arguments, values and outcomes) uncovered, and
+/// nothing else.
+fn assert_the_suite_s_coverage(report: &ServerReport) {
+    let shown = format!("{report}");
+    assert_eq!(report.records, 3, "{shown}");
+    assert_eq!(tally(report, "tools"), (3, 4), "{shown}");
+    assert_eq!(tally(report, "arguments"), (5, 7), "{shown}");
+    assert_eq!(tally(report, "values"), (4, 7), "{shown}");
+    assert_eq!(tally(report, "outcomes"), (6, 8), "{shown}");
+    assert_eq!(tally(report, "prompts"), (1, 1), "{shown}");
+    assert_eq!(tally(report, "resources"), (1, 1), "{shown}");
+    assert_eq!(tally(report, "templates"), (1, 1), "{shown}");
+    let uncovered = &report.uncovered;
+    assert_eq!(uncovered.tools, ["track_order"], "{shown}");
+    assert_eq!(
+        uncovered.arguments,
+        [
+            argument("track_order", "id"),
+            argument("track_order", "verbose")
+        ],
+        "{shown}"
+    );
+    assert_eq!(
+        uncovered.values,
+        [
+            value("place_order", "size", json!("large")),
+            value("track_order", "verbose", json!(false)),
+            value("track_order", "verbose", json!(true)),
+        ],
+        "{shown}"
+    );
+    assert_eq!(
+        uncovered.outcomes,
+        [
+            OutcomeRef {
+                tool: "track_order".into(),
+                outcome: Outcome::Success
+            },
+            OutcomeRef {
+                tool: "track_order".into(),
+                outcome: Outcome::IsError
+            },
+        ],
+        "{shown}"
+    );
+    assert!(
+        uncovered.prompts.is_empty() && uncovered.resources.is_empty(),
+        "{shown}"
+    );
+    assert!(uncovered.templates.is_empty(), "{shown}");
+    assert_eq!(report.unlisted, Default::default(), "{shown}");
+    // The calls, as the suite made them.
+    let calls: Vec<(&str, u64, u64, u64)> = report
+        .tool_calls
+        .iter()
+        .map(|row| {
+            let outcomes = &row.outcomes;
+            (
+                row.name.as_str(),
+                row.calls,
+                outcomes.success,
+                outcomes.is_error,
+            )
+        })
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            ("cancel_order", 2, 1, 1),
+            ("place_order", 3, 2, 1),
+            ("quote", 2, 1, 1),
+            ("track_order", 0, 0, 0),
+        ],
+        "{shown}"
+    );
+    let quote = report
+        .tool_calls
+        .iter()
+        .find(|row| row.name == "quote")
+        .unwrap();
+    assert_eq!(
+        (quote.output.valid, quote.output.invalid),
+        (1, 0),
+        "{shown}"
+    );
+}
+
+#[test]
+fn a_suite_s_report_names_exactly_what_it_skipped_and_partitions_merge_to_it() {
+    // As `cargo test` runs it: one process.
+    let whole = records_dir("whole");
+    run_suite(&whole, &["suite::"]);
+    let report = Coverage::load(&whole).unwrap().report();
+    assert_eq!(report.servers.len(), 2, "{report}");
+    assert_the_suite_s_coverage(server(&report, "orders-python"));
+    assert_the_suite_s_coverage(server(&report, "orders-typescript"));
+
+    // Thresholds on the same report: 75 % of the tools is reached, 100 % is not.
+    let below = |thresholds: Thresholds| report.below(&thresholds).len();
+    let tools = |minimum| Thresholds {
+        tools: Some(minimum),
+        ..Thresholds::default()
+    };
+    assert_eq!(below(tools(75.0)), 0);
+    assert_eq!(below(tools(100.0)), 2);
+
+    // As nextest runs it: each test a process of its own, in two partitions (by count, as
+    // `--partition count:N/2`), each into a directory of its own, copied under one.
+    let parts = records_dir("parts");
+    for (index, test) in suite_tests().iter().enumerate() {
+        let partition = parts.join(format!("partition-{}", index % 2 + 1));
+        run_suite(&partition, &[test, "--exact"]);
+    }
+    let merged = Coverage::load(&parts).unwrap().report();
+    assert_eq!(
+        serde_json::to_value(&merged).unwrap(),
+        serde_json::to_value(&report).unwrap()
+    );
+    let _ = std::fs::remove_dir_all(&whole);
+    let _ = std::fs::remove_dir_all(&parts);
+}
