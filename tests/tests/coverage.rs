@@ -3,7 +3,10 @@
 //! TypeScript SDK (`orders_server.mjs`). The suite (`mod suite`) never calls `track_order`
 //! and never sends the size `large`; the tests below run it in child processes of this
 //! binary with `MCP_ASSURED_COVERAGE` set, as `cargo test` (one process) and as nextest does
-//! (one process per test, in two partitions), and assert the reports to the number.
+//! (one process per test, in two partitions), and assert the reports to the number. The
+//! example suites of `examples/any-language` (a Python SDK and a TypeScript SDK server, each
+//! with its own `#[mcp_test]` tests) and the weather server's (`examples/weather-server`, on
+//! rmcp, over three transports) are run the same way, as built for this workspace.
 
 use std::{
     path::{Path, PathBuf},
@@ -332,4 +335,169 @@ fn a_suite_s_report_names_exactly_what_it_skipped_and_partitions_merge_to_it() {
     );
     let _ = std::fs::remove_dir_all(&whole);
     let _ = std::fs::remove_dir_all(&parts);
+}
+
+/// The test binaries of the workspace's test targets `names`, built as `cargo test
+/// --workspace` builds them (the same features, so nothing is built again when it ran).
+fn workspace_test_binaries(names: &[&str]) -> Vec<PathBuf> {
+    let mut cargo = Command::new(env!("CARGO"));
+    cargo.args(["test", "--no-run", "--workspace", "--locked", "--message-format", "json"]);
+    for name in names {
+        cargo.args(["--test", name]);
+    }
+    let output = cargo.output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let binaries: Vec<PathBuf> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|message| message["reason"] == "compiler-artifact")
+        // Not the package's binaries, built for its tests beside them.
+        .filter(|message| message["profile"]["test"] == true)
+        .filter_map(|message| message["executable"].as_str().map(PathBuf::from))
+        .collect();
+    assert_eq!(binaries.len(), names.len(), "{binaries:?}");
+    binaries
+}
+
+#[test]
+fn the_any_language_example_suites_report_what_they_exercised() {
+    let dir = records_dir("any-language");
+    let package = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/any-language");
+    for binary in workspace_test_binaries(&["python", "typescript"]) {
+        // As cargo runs a package's tests: from the package's directory.
+        let output = Command::new(&binary)
+            .current_dir(&package)
+            .env(mcp_assured::coverage::ENV, &dir)
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}:\n{}\n{}",
+            binary.display(),
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let report = Coverage::load(&dir).unwrap().report();
+    assert_eq!(report.servers.len(), 2, "{report}");
+
+    // The Python server: five tests (one over stdio and streamable HTTP), everything
+    // covered; no argument has values to count, and there are no templates.
+    let units = server(&report, "units");
+    let shown = units.to_string();
+    assert_eq!(units.server.version, "1.2.0");
+    assert_eq!(units.records, 5, "{shown}");
+    let tallies: Vec<(&str, (u64, u64))> = units
+        .tallies()
+        .into_iter()
+        .map(|(name, tally)| (name, (tally.covered, tally.total)))
+        .collect();
+    assert_eq!(
+        tallies,
+        [
+            ("tools", (1, 1)),
+            ("arguments", (3, 3)),
+            ("values", (0, 0)),
+            ("outcomes", (2, 2)),
+            ("prompts", (1, 1)),
+            ("resources", (1, 1)),
+            ("templates", (0, 0)),
+        ],
+        "{shown}"
+    );
+    assert!(units.uncovered.is_empty(), "{shown}");
+    let convert = &units.tool_calls[0];
+    assert_eq!((convert.name.as_str(), convert.calls), ("convert", 3), "{shown}");
+    assert_eq!((convert.output.valid, convert.output.invalid), (2, 0), "{shown}");
+
+    // The TypeScript server: `word_count` is never made to fail.
+    let text_tools = server(&report, "text-tools");
+    let shown = text_tools.to_string();
+    assert_eq!(text_tools.records, 4, "{shown}");
+    assert_eq!(tally(text_tools, "tools"), (2, 2), "{shown}");
+    assert_eq!(tally(text_tools, "arguments"), (2, 2), "{shown}");
+    assert_eq!(tally(text_tools, "outcomes"), (3, 4), "{shown}");
+    assert_eq!(tally(text_tools, "templates"), (1, 1), "{shown}");
+    assert_eq!(
+        text_tools.uncovered.outcomes,
+        [OutcomeRef {
+            tool: "word_count".into(),
+            outcome: Outcome::IsError
+        }],
+        "{shown}"
+    );
+    let mut rest = text_tools.uncovered.clone();
+    rest.outcomes.clear();
+    assert!(rest.is_empty(), "{shown}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_weather_server_s_own_suite_reports_what_it_exercised() {
+    let dir = records_dir("weather");
+    let package = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/weather-server");
+    let [binary] = &workspace_test_binaries(&["weather"])[..] else {
+        unreachable!()
+    };
+    let output = Command::new(binary)
+        .current_dir(&package)
+        .env(mcp_assured::coverage::ENV, &dir)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report = Coverage::load(&dir).unwrap().report();
+    let weather = server(&report, "weather-server");
+    let shown = weather.to_string();
+    // Seven scenarios over three transports.
+    assert_eq!(weather.records, 21, "{shown}");
+    assert_eq!(tally(weather, "tools"), (3, 4), "{shown}");
+    assert_eq!(tally(weather, "arguments"), (4, 7), "{shown}");
+    assert_eq!(tally(weather, "outcomes"), (5, 8), "{shown}");
+    // What the suite never tries: the report tool, the units, a failing alert.
+    let uncovered = &weather.uncovered;
+    assert_eq!(uncovered.tools, ["weather_report"], "{shown}");
+    assert_eq!(
+        uncovered.arguments,
+        [
+            argument("current_weather", "units"),
+            argument("weather_report", "cities"),
+            argument("weather_report", "units"),
+        ],
+        "{shown}"
+    );
+    assert_eq!(
+        uncovered.outcomes,
+        [
+            OutcomeRef {
+                tool: "weather_alerts".into(),
+                outcome: Outcome::IsError
+            },
+            OutcomeRef {
+                tool: "weather_report".into(),
+                outcome: Outcome::Success
+            },
+            OutcomeRef {
+                tool: "weather_report".into(),
+                outcome: Outcome::IsError
+            },
+        ],
+        "{shown}"
+    );
+    // And what it sends on purpose that the server does not list.
+    assert_eq!(weather.unlisted.tools, ["tides"], "{shown}");
+    assert_eq!(
+        weather.unlisted.arguments,
+        [argument("current_weather", "town")],
+        "{shown}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -525,7 +525,11 @@ impl ClientBuilder {
     /// which tools were called with which arguments and values, how they answered, which
     /// prompts were got and resources read, into a new file in `dir` (created if missing),
     /// written when the client closes or is dropped. Before closing, the client lists what
-    /// the session did not list to the last page, so the record holds the whole surface.
+    /// the session did not list to the last page, so the record holds the whole surface
+    /// (unless it records a cassette with [`record_to`](Self::record_to), which holds only
+    /// what the test sent: then the surface comes from the server's other records). A
+    /// client dropped without [`close`](McpClient::close) writes what it saw, and lists
+    /// nothing.
     ///
     /// Without it, a client records into the directory named by the `MCP_ASSURED_COVERAGE`
     /// environment variable, when it is set: `MCP_ASSURED_COVERAGE=target/coverage cargo

@@ -60,11 +60,14 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Covering<T> {
 
 impl super::McpClient {
     /// Lists, for the coverage record, each kind of the server's surface it offers that no
-    /// session of this client listed to the last page, so that the record holds all of it.
+    /// session of this client listed to the last page, so that the record holds all of it
+    /// (not for a client recording a cassette, which must hold only what the test sent).
     pub(super) async fn list_the_rest_for_coverage(&self) {
+        // A session recorded into a cassette gets no requests it did not send itself: its
+        // surface comes from the other records of the server, or stays unknown.
         let sink = match self.shared.connection.lock().await.as_ref() {
-            Some(connection) => connection.coverage.clone(),
-            None => None,
+            Some(connection) if connection.tape.is_none() => connection.coverage.clone(),
+            _ => None,
         };
         let Some(sink) = sink else { return };
         if self.is_closed() {
