@@ -9,7 +9,7 @@ mod support;
 use std::path::Path;
 
 use mcp_assured_tests::{
-    peers,
+    peers::{self, SELFTEST_SERVER},
     schemas::{assert_sarif, report_violations},
 };
 use serde_json::Value;
@@ -22,11 +22,17 @@ const SERVER: &str = "mcp-assured-planted-bugs";
 /// Calls `tool` with `args` on the planted-bugs server, recording coverage into `dir`.
 #[track_caller]
 fn call(dir: &Path, tool: &str, args: &[&str]) {
-    let python = peers::python();
     let script = peers::planted_bugs_server_script();
+    call_on(dir, script.to_str().unwrap(), tool, args);
+}
+
+/// Calls `tool` with `args` on the Python server `script`, recording coverage into `dir`.
+#[track_caller]
+fn call_on(dir: &Path, script: &str, tool: &str, args: &[&str]) {
+    let python = peers::python();
     let mut command = vec!["call", tool];
     command.extend(args);
-    command.extend(["--", python.to_str().unwrap(), script.to_str().unwrap()]);
+    command.extend(["--", python.to_str().unwrap(), script]);
     let output = run(&command, &[("MCP_ASSURED_COVERAGE", dir.to_str().unwrap())]);
     assert_eq!(output.status.code(), Some(0), "{}", printed(&output));
 }
@@ -287,5 +293,87 @@ fn a_threshold_above_what_was_covered_fails_and_one_below_passes() {
     );
     assert_eq!(output.status.code(), Some(0), "{}", printed(&output));
     assert!(!printed(&output).contains("FAIL"), "{}", printed(&output));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn several_servers_each_have_their_section_and_their_own_alerts() {
+    let dir = scratch("coverage-servers");
+    let records = dir.join("records");
+    call(&records, "echo", &["--arg", "message=hi"]);
+    call_on(&records, SELFTEST_SERVER, "echo", &["--arg", "message=hi"]);
+    let page = dir.join("servers.html");
+    let sarif = dir.join("servers.sarif");
+    let output = run(
+        &[
+            "coverage",
+            records.to_str().unwrap(),
+            "--html",
+            page.to_str().unwrap(),
+            "--sarif",
+            sarif.to_str().unwrap(),
+            "--json",
+        ],
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", printed(&output));
+    let dom = rendered(&page);
+    let both = format!("{SERVER} 1.0.0, selftest-server 1.0.0");
+    assert!(
+        dom.contains(&format!("<h1>mcp-assured coverage: {both}</h1>")),
+        "{dom}"
+    );
+    assert!(
+        dom.contains(&format!("<dt>Servers</dt><dd>{both}</dd>")),
+        "{dom}"
+    );
+    let first = at(
+        &dom,
+        &format!("<h2>Coverage of {SERVER} 1.0.0 (1 record)</h2>"),
+    );
+    let second = at(
+        &dom,
+        "<h2>Coverage of selftest-server 1.0.0 (1 record)</h2>",
+    );
+    assert!(first < second, "{dom}");
+    // Each result about its own server, never a placeholder.
+    let log = read_json(&sarif);
+    assert_sarif(&log);
+    let places: Vec<String> = results(&log)
+        .into_iter()
+        .map(|(_, _, place, _)| place)
+        .collect();
+    assert!(places.contains(&format!("{SERVER}/tool/add")), "{places:?}");
+    assert!(
+        places.contains(&"selftest-server/tool/mcp.test.protocol".to_owned()),
+        "{places:?}"
+    );
+    assert!(
+        places
+            .iter()
+            .all(|place| place.starts_with(&format!("{SERVER}/"))
+                || place.starts_with("selftest-server/")),
+        "{places:?}"
+    );
+    // --server keeps one.
+    let output = run(
+        &[
+            "coverage",
+            records.to_str().unwrap(),
+            "--server",
+            "selftest-server",
+            "--json",
+        ],
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", printed(&output));
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let names: Vec<&Value> = json["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|server| &server["server"]["name"])
+        .collect();
+    assert_eq!(names, ["selftest-server"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }

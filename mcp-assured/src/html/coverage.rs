@@ -49,7 +49,7 @@ fn server_section(server: &ServerReport, missed: &[&str]) -> String {
     };
     let mut html = format!(
         "<section class=\"coverage\" id=\"{id}\">\n<h2>Coverage of {name} ({count} {records})</h2>\n",
-        id = escape(&format!("coverage-{}", server.server)),
+        id = escape(&anchor(&server.server.to_string())),
         name = escape(&server.server.to_string()),
         count = server.records,
     );
@@ -60,6 +60,12 @@ fn server_section(server: &ServerReport, missed: &[&str]) -> String {
     html.push_str(&notifications(server));
     html.push_str("</section>\n");
     html
+}
+
+/// `coverage-<server>`, with no whitespace (an id cannot hold any).
+fn anchor(server: &str) -> String {
+    let words: Vec<&str> = server.split_whitespace().collect();
+    format!("coverage-{}", words.join("-"))
 }
 
 /// What was listed and never exercised: tools never called, then the arguments, values and
@@ -281,8 +287,10 @@ fn notifications(server: &ServerReport) -> String {
 mod tests {
     use serde_json::json;
 
-    use super::super::HtmlReport;
-    use crate::coverage::{Coverage, Record, ServerCoverage, ServerId, Thresholds, ToolSurface};
+    use crate::{
+        coverage::{Coverage, Record, ServerCoverage, ServerId, Thresholds, ToolSurface},
+        html::HtmlReport,
+    };
 
     /// A server of two tools, one called (without its enum's second value, never with an
     /// `isError` result, and with an argument it does not list), a tool called but not
@@ -348,6 +356,7 @@ mod tests {
         let page = page();
         let order = [
             "<h2>Below the thresholds (1)</h2>",
+            "<section class=\"coverage\" id=\"coverage-weather&lt;x&gt;-1.0.0\">",
             "<h2>Coverage of weather&lt;x&gt; 1.0.0 (1 record)</h2>",
             "<h3>Never exercised</h3>",
             "<h3>Exercised but not listed</h3>",

@@ -125,56 +125,44 @@ impl CoverageReport {
             log = log.server(only.server.name.clone());
         }
         for server in &self.servers {
-            for (id, result) in never_exercised(server)
+            for result in never_exercised(server)
                 .into_iter()
                 .chain(not_listed(server))
             {
-                push(&mut log, server, id, Level::Note, result);
+                push(&mut log, &server.server.name, result);
             }
         }
         for shortfall in below {
-            let Some(server) = self
-                .servers
-                .iter()
-                .find(|server| server.server == shortfall.server)
-            else {
-                continue;
-            };
             let mut result = SarifResult::new(
                 "coverage/below-threshold",
                 Level::Warning,
                 format!(
-                    "{shortfall}: exercise more of the server's {} in the suite, or lower \
-                     --min-{}.",
-                    shortfall.tally, shortfall.tally
+                    "{shortfall}: exercise more of its {} in the suite, or lower the minimum.",
+                    shortfall.tally
                 ),
             );
             result.identity = vec![shortfall.tally.clone()];
-            push(
-                &mut log,
-                server,
-                "coverage/below-threshold",
-                Level::Warning,
-                result,
-            );
+            push(&mut log, &shortfall.server.name, result);
         }
         log
     }
 }
 
-fn push(log: &mut Sarif, server: &ServerReport, id: &str, level: Level, mut result: SarifResult) {
-    result.server = Some(server.server.name.clone());
-    log.push(rule(id, level), result);
+/// Adds `result`, about `server` (by name), and its rule.
+fn push(log: &mut Sarif, server: &str, mut result: SarifResult) {
+    result.server = Some(server.to_owned());
+    let rule = rule(&result.rule_id, result.level);
+    log.push(rule, result);
 }
 
 /// A note of rule `id` about `subject`.
-fn note(id: &'static str, subject: Subject, message: String) -> (&'static str, SarifResult) {
+fn note(id: &str, subject: Subject, message: String) -> SarifResult {
     let mut result = SarifResult::new(id, Level::Note, message);
     result.subject = Some(subject);
-    (id, result)
+    result
 }
 
-fn never_exercised(server: &ServerReport) -> Vec<(&'static str, SarifResult)> {
+fn never_exercised(server: &ServerReport) -> Vec<SarifResult> {
     let uncovered = &server.uncovered;
     let mut results = Vec::new();
     for tool in &uncovered.tools {
@@ -189,7 +177,7 @@ fn never_exercised(server: &ServerReport) -> Vec<(&'static str, SarifResult)> {
         .iter()
         .filter(|a| uncovered.called(&a.tool))
     {
-        let (id, mut result) = note(
+        let mut result = note(
             "coverage/argument-never-sent",
             Subject::new("tool", &argument.tool),
             format!(
@@ -198,14 +186,14 @@ fn never_exercised(server: &ServerReport) -> Vec<(&'static str, SarifResult)> {
             ),
         );
         result.pointer = Some(argument_pointer(&argument.argument));
-        results.push((id, result));
+        results.push(result);
     }
     for value in uncovered
         .values
         .iter()
         .filter(|v| uncovered.called(&v.tool))
     {
-        let (id, mut result) = note(
+        let mut result = note(
             "coverage/value-never-sent",
             Subject::new("tool", &value.tool),
             format!(
@@ -216,14 +204,14 @@ fn never_exercised(server: &ServerReport) -> Vec<(&'static str, SarifResult)> {
         );
         result.pointer = Some(argument_pointer(&value.argument));
         result.identity = vec![value.value.to_string()];
-        results.push((id, result));
+        results.push(result);
     }
     for outcome in uncovered
         .outcomes
         .iter()
         .filter(|o| uncovered.called(&o.tool))
     {
-        let (id, mut result) = note(
+        let mut result = note(
             "coverage/outcome-never-seen",
             Subject::new("tool", &outcome.tool),
             format!(
@@ -236,7 +224,7 @@ fn never_exercised(server: &ServerReport) -> Vec<(&'static str, SarifResult)> {
             Outcome::IsError => "isError",
         };
         result.identity = vec![seen.to_owned()];
-        results.push((id, result));
+        results.push(result);
     }
     for prompt in &uncovered.prompts {
         results.push(note(
@@ -262,7 +250,7 @@ fn never_exercised(server: &ServerReport) -> Vec<(&'static str, SarifResult)> {
     results
 }
 
-fn not_listed(server: &ServerReport) -> Vec<(&'static str, SarifResult)> {
+fn not_listed(server: &ServerReport) -> Vec<SarifResult> {
     let unlisted = &server.unlisted;
     let mut results = Vec::new();
     for tool in &unlisted.tools {
@@ -276,7 +264,7 @@ fn not_listed(server: &ServerReport) -> Vec<(&'static str, SarifResult)> {
         ));
     }
     for argument in &unlisted.arguments {
-        let (id, mut result) = note(
+        let mut result = note(
             "coverage/argument-not-listed",
             Subject::new("tool", &argument.tool),
             format!(
@@ -286,7 +274,7 @@ fn not_listed(server: &ServerReport) -> Vec<(&'static str, SarifResult)> {
             ),
         );
         result.pointer = Some(argument_pointer(&argument.argument));
-        results.push((id, result));
+        results.push(result);
     }
     for prompt in &unlisted.prompts {
         results.push(note(
@@ -471,7 +459,7 @@ mod tests {
             .map(|result| result["message"]["text"].as_str().unwrap())
             .collect();
         assert!(
-            texts[0].contains("tools covered 50.0%") && texts[0].contains("--min-tools"),
+            texts[0].contains("tools covered 50.0%, below the minimum of 100%: exercise more"),
             "{texts:?}"
         );
         assert!(texts[1].contains("arguments covered"), "{texts:?}");
