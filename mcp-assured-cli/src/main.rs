@@ -154,9 +154,11 @@ enum Command {
     /// cargo test`, or --coverage DIR of check and fuzz): per server, the tools, arguments,
     /// enum and boolean values, outcomes, prompts, resources and templates exercised of what
     /// it listed, and what never was, by name; exit 1 below a --min-* threshold, 2 when DIR
-    /// holds no record.
+    /// holds no record. --html FILE writes it as one page, what was never exercised first;
+    /// --sarif FILE writes each item never exercised as a note and each tally below its
+    /// threshold as a warning, for code scanning.
     ///
-    /// Example, in CI: `mcp-assured coverage target/mcp-coverage --min-tools 100 --min-arguments 80`.
+    /// Example, in CI: `mcp-assured coverage target/mcp-coverage --min-tools 100 --min-arguments 80 --html coverage.html --sarif coverage.sarif`.
     Coverage(commands::coverage::CoverageArgs),
     /// Join stdin and stdout to an in-process MCP double's socket: the command a server under
     /// test starts to reach a `MockServer` of the library over stdio

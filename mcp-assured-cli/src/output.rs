@@ -34,7 +34,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 /// The schema's version (see "What is breaking").
-pub const VERSION: &str = "1.2.0";
+pub const VERSION: &str = "1.3.0";
 
 /// Where the schema is published.
 pub const SCHEMA_ID: &str =

@@ -71,7 +71,9 @@ fn the_schema_is_valid_draft_2020_12_with_typed_enums() {
         values("Level"),
         ["MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "no keyword"]
     );
-    for document in ["Check", "Fuzz", "Lint", "Bench", "Diff", "List", "Failed"] {
+    for document in [
+        "Check", "Fuzz", "Lint", "Bench", "Diff", "Coverage", "List", "Failed",
+    ] {
         assert!(defs[document].is_object(), "{document}");
     }
 }

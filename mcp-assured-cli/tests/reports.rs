@@ -16,7 +16,7 @@ use mcp_assured_tests::{
 };
 use serde_json::{Value, json};
 
-use support::{printed, run, scratch};
+use support::{printed, rendered, run, scratch};
 
 /// Runs `mcp-assured args`, which must exit with `status` and write SARIF to `sarif`; the
 /// log, validated.
@@ -586,37 +586,6 @@ fn sarif_artifact_without_sarif_is_a_usage_error() {
     let output = run(&["lint", "--sarif-artifact", "x.json", "--", "true"], &[]);
     assert_eq!(output.status.code(), Some(2), "{}", printed(&output));
     assert!(printed(&output).contains("--sarif"), "{}", printed(&output));
-}
-
-/// Renders `page` in headless Chromium; the browser must have asked for the page and
-/// nothing else, and printed it.
-#[track_caller]
-fn rendered(page: &Path) -> String {
-    let rendered = mcp_assured_tests::browser::render(page);
-    let asked: Vec<&String> = rendered
-        .requests
-        .iter()
-        .filter(|request| request.as_str() != "GET /report.html (report.test)")
-        .collect();
-    assert!(
-        asked.is_empty(),
-        "the page made the browser request more than itself: {asked:?}"
-    );
-    assert!(
-        !rendered.requests.is_empty(),
-        "the browser never asked for the page"
-    );
-    assert!(
-        rendered.pdf.starts_with(b"%PDF") && rendered.pdf.len() > 5_000,
-        "printing gave no PDF ({} bytes)",
-        rendered.pdf.len()
-    );
-    assert!(
-        rendered.dom.contains("<h1>mcp-assured "),
-        "{}",
-        rendered.dom
-    );
-    rendered.dom
 }
 
 #[test]

@@ -87,7 +87,7 @@ pub fn assert_sarif(log: &Value) {
 }
 
 /// The published schema of every `--json` output (`schemas/report.schema.json`), held to
-/// document `name` (`Check`, `Fuzz`, `Lint`, `Bench`, `Diff`, `List`, `Failed`).
+/// document `name` (`Check`, `Fuzz`, `Lint`, `Bench`, `Diff`, `Coverage`, `List`, `Failed`).
 fn report_validator(name: &str) -> &'static jsonschema::Validator {
     static VALIDATORS: OnceLock<
         std::sync::Mutex<std::collections::HashMap<String, &'static jsonschema::Validator>>,
@@ -128,6 +128,7 @@ pub fn document_of(command: &str) -> Option<&'static str> {
         "lint" => "Lint",
         "bench" => "Bench",
         "diff" => "Diff",
+        "coverage" => "Coverage",
         "list" => "List",
         _ => return None,
     })

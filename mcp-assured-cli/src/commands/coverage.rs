@@ -1,7 +1,8 @@
 //! `mcp-assured coverage DIR`: the surface coverage recorded under DIR
-//! (`MCP_ASSURED_COVERAGE=DIR cargo test` writes it), merged by server, as a table, JSON,
-//! HTML or SARIF; with `--min-*`, exit 1 below a threshold. A directory with no record is a
-//! usage error (exit 2), never a pass.
+//! (`MCP_ASSURED_COVERAGE=DIR cargo test` writes it), merged by server, as a table or JSON,
+//! and with `--html FILE` as a page (what was never exercised first), with `--sarif FILE` as
+//! code-scanning notes (and a warning per tally below its threshold); with `--min-*`, exit 1
+//! below a threshold. A directory with no record is a usage error (exit 2), never a pass.
 
 use std::path::PathBuf;
 
@@ -10,7 +11,9 @@ use mcp_assured::coverage::{Coverage, Thresholds};
 use mcp_assured_cli::output;
 
 use super::{
+    html::HtmlArgs,
     outcome::{Exit, Failure, Outcome},
+    sarif::SarifArgs,
     stdout::{out, outln},
 };
 
@@ -43,6 +46,10 @@ pub(crate) struct CoverageArgs {
     /// Exit 1 if less than this percentage of the listed resources was read.
     #[arg(long, value_name = "PERCENT")]
     min_resources: Option<f64>,
+    #[command(flatten)]
+    sarif: SarifArgs,
+    #[command(flatten)]
+    html: HtmlArgs,
 }
 
 impl CoverageArgs {
@@ -75,6 +82,26 @@ impl CoverageArgs {
         }
         Ok(thresholds)
     }
+
+    /// The thresholds given, as `--min-tools 100, --min-arguments 80`, or `none`.
+    fn minimums(&self) -> String {
+        let given: Vec<String> = [
+            ("--min-tools", self.min_tools),
+            ("--min-arguments", self.min_arguments),
+            ("--min-values", self.min_values),
+            ("--min-outcomes", self.min_outcomes),
+            ("--min-prompts", self.min_prompts),
+            ("--min-resources", self.min_resources),
+        ]
+        .into_iter()
+        .filter_map(|(flag, minimum)| minimum.map(|minimum| format!("{flag} {minimum}")))
+        .collect();
+        if given.is_empty() {
+            "none".to_owned()
+        } else {
+            given.join(", ")
+        }
+    }
 }
 
 pub(crate) async fn run(args: CoverageArgs, json: bool) -> Outcome {
@@ -88,6 +115,31 @@ pub(crate) async fn run(args: CoverageArgs, json: bool) -> Outcome {
     }
     let report = coverage.report();
     let below = report.below(&thresholds);
+    let servers: Vec<String> = report
+        .servers
+        .iter()
+        .map(|server| server.server.to_string())
+        .collect();
+    let about = [
+        (
+            if servers.len() == 1 {
+                "Server"
+            } else {
+                "Servers"
+            },
+            servers.join(", "),
+        ),
+        ("Directory", args.dir.display().to_string()),
+        ("Minimums", args.minimums()),
+    ];
+    let title = format!("mcp-assured coverage: {}", servers.join(", "));
+    let page = args
+        .html
+        .page_titled(title, &about)
+        .map(|page| page.coverage(&report, &below));
+    args.html.write(page)?;
+    args.sarif
+        .write_log("coverage", report.to_sarif(&below), &[])?;
     if json {
         let answer = output::Coverage {
             directory: args.dir.display().to_string(),

@@ -1,6 +1,6 @@
-//! `--html FILE`, shared by `check`, `fuzz`, `lint` and `bench`: one self-contained page of
-//! the run (`mcp_assured::html`), headed by the server, its revision, the target and the
-//! run's settings.
+//! `--html FILE`, shared by `check`, `fuzz`, `lint`, `bench` and `coverage`: one
+//! self-contained page of the run (`mcp_assured::html`), headed by the server, its revision,
+//! the target and the run's settings.
 
 use std::path::PathBuf;
 
@@ -43,20 +43,32 @@ impl HtmlArgs {
         target: &str,
         settings: &[(&str, String)],
     ) -> Option<HtmlReport> {
-        self.html.as_ref()?;
         let title = match server {
             Some(server) => format!("mcp-assured {command}: {}", server.described()),
             None => format!("mcp-assured {command}"),
         };
-        let mut page = HtmlReport::new(title);
+        let mut about = Vec::new();
         if let Some(server) = server {
-            page = page.about("Server", server.described());
+            about.push(("Server", server.described()));
         }
         if let Some(revision) = revision {
-            page = page.about("Revision", revision);
+            about.push(("Revision", revision.to_owned()));
         }
-        page = page.about("Target", target);
-        for (name, value) in settings {
+        about.push(("Target", target.to_owned()));
+        about.extend(settings.iter().cloned());
+        self.page_titled(title, &about)
+    }
+
+    /// A page titled `title`, headed by each line of `about` and the time it was written,
+    /// or `None` when no page was asked for (`coverage`'s: about servers and a directory).
+    pub(crate) fn page_titled(
+        &self,
+        title: String,
+        about: &[(&str, String)],
+    ) -> Option<HtmlReport> {
+        self.html.as_ref()?;
+        let mut page = HtmlReport::new(title);
+        for (name, value) in about {
             page = page.about(*name, value.clone());
         }
         Some(page.about(

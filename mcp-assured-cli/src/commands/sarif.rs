@@ -1,5 +1,5 @@
-//! `--sarif FILE` and `--sarif-artifact PATH`, shared by `check`, `fuzz`, `lint`, `diff` and
-//! `bench`: the run's failures and warnings as SARIF 2.1.0, for code scanning.
+//! `--sarif FILE` and `--sarif-artifact PATH`, shared by `check`, `fuzz`, `lint`, `diff`,
+//! `bench` and `coverage`: the run's failures and warnings as SARIF 2.1.0, for code scanning.
 
 use std::path::{Path, PathBuf};
 
@@ -37,12 +37,21 @@ impl SarifArgs {
         server: &str,
         read: &[Option<&Path>],
     ) -> Result<(), Failure> {
+        self.write_log(command, log.server(server), read)
+    }
+
+    /// [`write`](Self::write) of a log that names its servers itself (`coverage`'s, each
+    /// result about its own).
+    pub(crate) fn write_log(
+        &self,
+        command: &str,
+        log: Sarif,
+        read: &[Option<&Path>],
+    ) -> Result<(), Failure> {
         let Some(path) = &self.sarif else {
             return Ok(());
         };
-        let mut log = log
-            .server(server)
-            .category(format!("mcp-assured/{command}/"));
+        let mut log = log.category(format!("mcp-assured/{command}/"));
         let artifact = self
             .sarif_artifact
             .as_deref()

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 /// Runs the `mcp-assured` binary with `args` and `env`, without colour and without the
 /// environment variables that would give it credentials or trust behind the test's back.
-/// A `--json` output of `check`, `fuzz`, `lint`, `bench`, `diff` or `list` must be valid
+/// A `--json` output of `check`, `fuzz`, `lint`, `bench`, `diff`, `coverage` or `list` must be valid
 /// against the published schema (`schemas/report.schema.json`).
 pub fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
     let output = run_unchecked(args, env);
@@ -109,4 +109,35 @@ pub fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("mcp-assured-{name}-{port}"));
     std::fs::create_dir_all(&dir).expect("create the scratch directory");
     dir
+}
+
+/// Renders `page` in headless Chromium; the browser must have asked for the page and
+/// nothing else, and printed it.
+#[track_caller]
+pub fn rendered(page: &std::path::Path) -> String {
+    let rendered = mcp_assured_tests::browser::render(page);
+    let asked: Vec<&String> = rendered
+        .requests
+        .iter()
+        .filter(|request| request.as_str() != "GET /report.html (report.test)")
+        .collect();
+    assert!(
+        asked.is_empty(),
+        "the page made the browser request more than itself: {asked:?}"
+    );
+    assert!(
+        !rendered.requests.is_empty(),
+        "the browser never asked for the page"
+    );
+    assert!(
+        rendered.pdf.starts_with(b"%PDF") && rendered.pdf.len() > 5_000,
+        "printing gave no PDF ({} bytes)",
+        rendered.pdf.len()
+    );
+    assert!(
+        rendered.dom.contains("<h1>mcp-assured "),
+        "{}",
+        rendered.dom
+    );
+    rendered.dom
 }

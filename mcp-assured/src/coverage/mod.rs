@@ -8,7 +8,8 @@
 //!
 //! ```text
 //! MCP_ASSURED_COVERAGE=target/mcp-coverage cargo test
-//! mcp-assured coverage target/mcp-coverage --min-tools 100 --min-arguments 80
+//! mcp-assured coverage target/mcp-coverage --min-tools 100 --min-arguments 80 \
+//!     --html coverage.html --sarif coverage.sarif --sarif-artifact mcp.json
 //! ```
 //!
 //! Every client writes one file of its own (`*.coverage.json`, a [`Record`]) when it closes
@@ -32,6 +33,15 @@
 //!   a URI it matches).
 //! - beside the tallies: each tool's successful structured outputs checked against its
 //!   output schema (with the `schema` feature), and every notification the server sent.
+//!
+//! A [`CoverageReport`] reads as text ([`Display`](std::fmt::Display)), serialises to JSON
+//! (`mcp-assured coverage --json`, the `Coverage` document of `schemas/report.schema.json`),
+//! renders as one self-contained page, what was never exercised first
+//! ([`HtmlReport::coverage`](crate::html::HtmlReport::coverage), `--html FILE`), and, with
+//! the `sarif` feature, turns into SARIF for code scanning: each item never exercised a
+//! `note` of a stable rule (`coverage/tool-never-called`, `coverage/argument-never-sent`,
+//! ...), each tally below its threshold a `warning` (`CoverageReport::to_sarif`,
+//! `--sarif FILE`).
 //!
 //! ```
 //! use mcp_assured::coverage::{Coverage, Record, ServerCoverage, ServerId, ToolSurface};

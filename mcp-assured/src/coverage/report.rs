@@ -119,6 +119,12 @@ impl Uncovered {
             && self.resources.is_empty()
             && self.templates.is_empty()
     }
+
+    /// Whether `tool` was called (it is not among the tools never called): the reports show
+    /// a tool never called as one item, not one per argument, value and outcome of it.
+    pub fn called(&self, tool: &str) -> bool {
+        !self.tools.iter().any(|never| never == tool)
+    }
 }
 
 /// What was exercised but never listed.
@@ -133,6 +139,16 @@ pub struct Unlisted {
     pub prompts: Vec<String>,
     /// URIs read that are neither listed resources nor match a listed template.
     pub resources: Vec<String>,
+}
+
+impl Unlisted {
+    /// Whether nothing was exercised that was not listed.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+            && self.arguments.is_empty()
+            && self.prompts.is_empty()
+            && self.resources.is_empty()
+    }
 }
 
 /// An argument of a tool.
@@ -533,26 +549,36 @@ impl fmt::Display for ServerReport {
         let uncovered = &self.uncovered;
         if !uncovered.is_empty() {
             writeln!(f, "Never exercised:")?;
-            // A tool never called is one line, not one per argument, value and outcome.
-            let called = |tool: &String| !uncovered.tools.contains(tool);
             for tool in &uncovered.tools {
                 writeln!(f, "  tool `{tool}`: never called")?;
             }
-            for argument in uncovered.arguments.iter().filter(|a| called(&a.tool)) {
+            for argument in uncovered
+                .arguments
+                .iter()
+                .filter(|a| uncovered.called(&a.tool))
+            {
                 writeln!(
                     f,
                     "  argument `{}` of `{}`: never sent",
                     argument.argument, argument.tool
                 )?;
             }
-            for value in uncovered.values.iter().filter(|v| called(&v.tool)) {
+            for value in uncovered
+                .values
+                .iter()
+                .filter(|v| uncovered.called(&v.tool))
+            {
                 writeln!(
                     f,
                     "  value {} of `{}.{}`: never sent",
                     value.value, value.tool, value.argument
                 )?;
             }
-            for outcome in uncovered.outcomes.iter().filter(|o| called(&o.tool)) {
+            for outcome in uncovered
+                .outcomes
+                .iter()
+                .filter(|o| uncovered.called(&o.tool))
+            {
                 writeln!(
                     f,
                     "  tool `{}`: {} never seen",
@@ -570,11 +596,7 @@ impl fmt::Display for ServerReport {
             }
         }
         let unlisted = &self.unlisted;
-        let nothing_unlisted = unlisted.tools.is_empty()
-            && unlisted.arguments.is_empty()
-            && unlisted.prompts.is_empty()
-            && unlisted.resources.is_empty();
-        if !nothing_unlisted {
+        if !unlisted.is_empty() {
             writeln!(f, "Exercised but not listed:")?;
         }
         for tool in &unlisted.tools {

@@ -3,7 +3,8 @@
 //! the specification's words; each fuzz finding with its shrunk input, what came back and
 //! its reproductions; lint findings by category; and for a load run, each tool's latency
 //! distribution (histogram and percentile curve) and the throughput over time as inline
-//! SVG, errors apart.
+//! SVG, errors apart; and a suite's MCP surface coverage ([`HtmlReport::coverage`]), what
+//! was never exercised first.
 //!
 //! The page loads nothing: its CSS and plots are inline, it has no script, and its
 //! Content-Security-Policy forbids every fetch, so it reads the same offline, attached to a
@@ -29,6 +30,7 @@
 //! ```
 
 mod checks;
+mod coverage;
 mod escape;
 mod fuzz;
 #[cfg(feature = "lint")]
@@ -39,7 +41,10 @@ mod svg;
 use std::{fmt::Write as _, io, path::Path};
 
 use self::escape::escape;
-use crate::report::Report;
+use crate::{
+    coverage::{CoverageReport, Shortfall},
+    report::Report,
+};
 
 /// The page's style: readable on screen and printed, in the browser's own fonts.
 const STYLE: &str = include_str!("style.css");
@@ -82,6 +87,31 @@ impl HtmlReport {
     /// throughput over time, the thresholds, and the errors apart.
     pub fn load(mut self, report: &crate::load::LoadReport) -> HtmlReport {
         self.sections.push(load::section(report));
+        self
+    }
+
+    /// The MCP surface coverage of a suite ([`crate::coverage`]): the tallies in `below`
+    /// (from [`CoverageReport::below`]) listed first when there are any, then for each
+    /// server what was never exercised, by name (tools never called; the arguments, values
+    /// and outcomes of the tools called; prompts, resources, templates), what was exercised
+    /// but not listed, the tallies, each tool's calls and outcomes, and the notifications.
+    ///
+    /// ```
+    /// use mcp_assured::{
+    ///     coverage::{Coverage, Record, ServerCoverage, ServerId, ToolSurface},
+    ///     html::HtmlReport,
+    /// };
+    /// use serde_json::json;
+    ///
+    /// let mut record = ServerCoverage::new(ServerId { name: "weather".into(), version: "1.0.0".into() });
+    /// let tool = json!({"name": "forecast", "inputSchema": {"type": "object"}});
+    /// record.listed.tools = Some([("forecast".to_owned(), ToolSurface::from_tool(&tool))].into());
+    /// let report = Coverage::from_records([Record::new(vec![record])]).report();
+    /// let page = HtmlReport::new("mcp-assured coverage").coverage(&report, &[]).render();
+    /// assert!(page.contains("<li>tool <code>forecast</code>: never called</li>"));
+    /// ```
+    pub fn coverage(mut self, report: &CoverageReport, below: &[Shortfall]) -> HtmlReport {
+        self.sections.extend(coverage::sections(report, below));
         self
     }
 

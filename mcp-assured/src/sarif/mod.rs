@@ -5,8 +5,9 @@
 //! next and a fixed one closes.
 //!
 //! Every report turns into one: [`Report::to_sarif`] (checks, server tests, fuzz runs, load
-//! runs through [`LoadReport::to_report`]), [`LintReport::to_sarif`][lint] and
-//! [`Changes::to_sarif`][diff]. Passing and skipped entries are not results.
+//! runs through [`LoadReport::to_report`]), [`LintReport::to_sarif`][lint],
+//! [`Changes::to_sarif`][diff] and [`CoverageReport::to_sarif`] (what a suite never
+//! exercised, as notes). Passing and skipped entries are not results.
 //!
 //! ```
 //! use mcp_assured::report::{Entry, Report, Status};
@@ -45,6 +46,7 @@
 //!
 //! [`Report::to_sarif`]: crate::report::Report::to_sarif
 //! [`LoadReport::to_report`]: crate::load::LoadReport::to_report
+//! [`CoverageReport::to_sarif`]: crate::coverage::CoverageReport::to_sarif
 #![cfg_attr(feature = "lint", doc = "[lint]: crate::lint::LintReport::to_sarif")]
 #![cfg_attr(
     not(feature = "lint"),
@@ -56,6 +58,7 @@
     doc = "[diff]: https://docs.rs/mcp-assured/latest/mcp_assured/diff/struct.Changes.html#method.to_sarif"
 )]
 
+mod coverage;
 #[cfg(feature = "diff")]
 mod diff;
 mod fingerprint;
