@@ -176,7 +176,7 @@ fn coverage_of_real_calls_as_json_a_page_in_a_browser_and_sarif() {
     let add = format!("{SERVER}/tool/add");
     assert!(
         found.iter().any(
-            |(rule, level, place, _)| rule == "coverage/tool-never-called"
+            |(rule, level, place, _)| rule == "coverage.tool_never_called"
                 && level == "note"
                 && *place == add
         ),
@@ -184,7 +184,7 @@ fn coverage_of_real_calls_as_json_a_page_in_a_browser_and_sarif() {
     );
     assert!(
         found.iter().any(
-            |(rule, level, place, _)| rule == "coverage/value-never-sent"
+            |(rule, level, place, _)| rule == "coverage.value_never_sent"
                 && level == "note"
                 && place == &format!("{SERVER}/tool/convert/inputSchema/properties/unit")
         ),
@@ -199,7 +199,7 @@ fn coverage_of_real_calls_as_json_a_page_in_a_browser_and_sarif() {
     assert!(
         !found
             .iter()
-            .any(|(rule, _, place, _)| rule == "coverage/tool-never-called"
+            .any(|(rule, _, place, _)| rule == "coverage.tool_never_called"
                 && (place.ends_with("/convert") || place.ends_with("/echo"))),
         "{found:?}"
     );
@@ -231,7 +231,7 @@ fn coverage_of_real_calls_as_json_a_page_in_a_browser_and_sarif() {
     let later = results(&read_json(&again));
     for result in &found {
         let still = later.iter().any(|other| other == result);
-        let closed = result.0 == "coverage/tool-never-called" && result.2 == add;
+        let closed = result.0 == "coverage.tool_never_called" && result.2 == add;
         assert_eq!(still, !closed, "{result:?} in {later:?}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -284,7 +284,7 @@ fn a_threshold_above_what_was_covered_fails_and_one_below_passes() {
         .collect();
     assert_eq!(
         warnings,
-        [("coverage/below-threshold".to_owned(), SERVER.to_owned())]
+        [("coverage.below_threshold".to_owned(), SERVER.to_owned())]
     );
 
     let output = run(

@@ -341,7 +341,14 @@ fn a_suite_s_report_names_exactly_what_it_skipped_and_partitions_merge_to_it() {
 /// --workspace` builds them (the same features, so nothing is built again when it ran).
 fn workspace_test_binaries(names: &[&str]) -> Vec<PathBuf> {
     let mut cargo = Command::new(env!("CARGO"));
-    cargo.args(["test", "--no-run", "--workspace", "--locked", "--message-format", "json"]);
+    cargo.args([
+        "test",
+        "--no-run",
+        "--workspace",
+        "--locked",
+        "--message-format",
+        "json",
+    ]);
     for name in names {
         cargo.args(["--test", name]);
     }
@@ -411,8 +418,16 @@ fn the_any_language_example_suites_report_what_they_exercised() {
     );
     assert!(units.uncovered.is_empty(), "{shown}");
     let convert = &units.tool_calls[0];
-    assert_eq!((convert.name.as_str(), convert.calls), ("convert", 3), "{shown}");
-    assert_eq!((convert.output.valid, convert.output.invalid), (2, 0), "{shown}");
+    assert_eq!(
+        (convert.name.as_str(), convert.calls),
+        ("convert", 3),
+        "{shown}"
+    );
+    assert_eq!(
+        (convert.output.valid, convert.output.invalid),
+        (2, 0),
+        "{shown}"
+    );
 
     // The TypeScript server: `word_count` is never made to fail.
     let text_tools = server(&report, "text-tools");

@@ -1,7 +1,7 @@
 //! A [`CoverageReport`] as SARIF: each item listed and never exercised a `note` of its
-//! kind's rule (`coverage/tool-never-called`), each item exercised but not listed a `note`
-//! too (`coverage/tool-not-listed`), and each tally below its threshold a `warning`
-//! (`coverage/below-threshold`); every result about its server by the name the server gives
+//! kind's rule (`coverage.tool_never_called`), each item exercised but not listed a `note`
+//! too (`coverage.tool_not_listed`), and each tally below its threshold a `warning`
+//! (`coverage.below_threshold`); every result about its server by the name the server gives
 //! itself, and its tool (at the argument's place in the input schema), prompt, resource or
 //! template.
 
@@ -14,51 +14,51 @@ const HELP: &str = "https://docs.rs/mcp-assured/latest/mcp_assured/coverage/inde
 /// The rule of each kind of result: its id and what it holds a suite to.
 const RULES: [(&str, &str); 12] = [
     (
-        "coverage/tool-never-called",
+        "coverage.tool_never_called",
         "A listed tool the suite never called.",
     ),
     (
-        "coverage/argument-never-sent",
+        "coverage.argument_never_sent",
         "An argument of a called tool's input schema the suite never sent.",
     ),
     (
-        "coverage/value-never-sent",
+        "coverage.value_never_sent",
         "An enum or boolean value of a called tool's argument the suite never sent.",
     ),
     (
-        "coverage/outcome-never-seen",
+        "coverage.outcome_never_seen",
         "A success or an isError result of a called tool the suite never saw.",
     ),
     (
-        "coverage/prompt-never-got",
+        "coverage.prompt_never_got",
         "A listed prompt the suite never got.",
     ),
     (
-        "coverage/resource-never-read",
+        "coverage.resource_never_read",
         "A listed resource the suite never read.",
     ),
     (
-        "coverage/template-never-read",
+        "coverage.template_never_read",
         "A listed resource template no URI of which the suite read.",
     ),
     (
-        "coverage/tool-not-listed",
+        "coverage.tool_not_listed",
         "A tool the suite called that tools/list does not name.",
     ),
     (
-        "coverage/argument-not-listed",
+        "coverage.argument_not_listed",
         "An argument the suite sent that the tool's input schema does not name.",
     ),
     (
-        "coverage/prompt-not-listed",
+        "coverage.prompt_not_listed",
         "A prompt the suite got that prompts/list does not name.",
     ),
     (
-        "coverage/resource-not-listed",
+        "coverage.resource_not_listed",
         "A URI the suite read that is neither a listed resource nor of a listed template.",
     ),
     (
-        "coverage/below-threshold",
+        "coverage.below_threshold",
         "A coverage tally below the minimum the suite must reach.",
     ),
 ];
@@ -112,7 +112,7 @@ impl CoverageReport {
     /// let report = Coverage::from_records([Record::new(vec![record])]).report();
     /// let sarif = report.to_sarif(&[]).to_json();
     /// let result = &sarif["runs"][0]["results"][0];
-    /// assert_eq!(result["ruleId"], "coverage/tool-never-called");
+    /// assert_eq!(result["ruleId"], "coverage.tool_never_called");
     /// assert_eq!(result["level"], "note");
     /// assert_eq!(
     ///     result["locations"][0]["logicalLocations"][0]["fullyQualifiedName"],
@@ -134,7 +134,7 @@ impl CoverageReport {
         }
         for shortfall in below {
             let mut result = SarifResult::new(
-                "coverage/below-threshold",
+                "coverage.below_threshold",
                 Level::Warning,
                 format!(
                     "{shortfall}: exercise more of its {} in the suite, or lower the minimum.",
@@ -167,7 +167,7 @@ fn never_exercised(server: &ServerReport) -> Vec<SarifResult> {
     let mut results = Vec::new();
     for tool in &uncovered.tools {
         results.push(note(
-            "coverage/tool-never-called",
+            "coverage.tool_never_called",
             Subject::new("tool", tool),
             format!("Tool `{tool}` was never called: call it in a test."),
         ));
@@ -178,7 +178,7 @@ fn never_exercised(server: &ServerReport) -> Vec<SarifResult> {
         .filter(|a| uncovered.called(&a.tool))
     {
         let mut result = note(
-            "coverage/argument-never-sent",
+            "coverage.argument_never_sent",
             Subject::new("tool", &argument.tool),
             format!(
                 "Argument `{}` of tool `{}` was never sent: call the tool with it in a test.",
@@ -194,7 +194,7 @@ fn never_exercised(server: &ServerReport) -> Vec<SarifResult> {
         .filter(|v| uncovered.called(&v.tool))
     {
         let mut result = note(
-            "coverage/value-never-sent",
+            "coverage.value_never_sent",
             Subject::new("tool", &value.tool),
             format!(
                 "Value {} of argument `{}` of tool `{}` was never sent: call the tool with it \
@@ -212,7 +212,7 @@ fn never_exercised(server: &ServerReport) -> Vec<SarifResult> {
         .filter(|o| uncovered.called(&o.tool))
     {
         let mut result = note(
-            "coverage/outcome-never-seen",
+            "coverage.outcome_never_seen",
             Subject::new("tool", &outcome.tool),
             format!(
                 "Tool `{}` never answered with {}: call it in a test that makes it do so.",
@@ -228,21 +228,21 @@ fn never_exercised(server: &ServerReport) -> Vec<SarifResult> {
     }
     for prompt in &uncovered.prompts {
         results.push(note(
-            "coverage/prompt-never-got",
+            "coverage.prompt_never_got",
             Subject::new("prompt", prompt),
             format!("Prompt `{prompt}` was never got: get it in a test."),
         ));
     }
     for resource in &uncovered.resources {
         results.push(note(
-            "coverage/resource-never-read",
+            "coverage.resource_never_read",
             Subject::new("resource", resource),
             format!("Resource {resource} was never read: read it in a test."),
         ));
     }
     for template in &uncovered.templates {
         results.push(note(
-            "coverage/template-never-read",
+            "coverage.template_never_read",
             Subject::new("resource template", template),
             format!("No URI of template {template} was read: read one in a test."),
         ));
@@ -255,7 +255,7 @@ fn not_listed(server: &ServerReport) -> Vec<SarifResult> {
     let mut results = Vec::new();
     for tool in &unlisted.tools {
         results.push(note(
-            "coverage/tool-not-listed",
+            "coverage.tool_not_listed",
             Subject::new("tool", tool),
             format!(
                 "Tool `{tool}` was called but tools/list does not name it: list it, or call \
@@ -265,7 +265,7 @@ fn not_listed(server: &ServerReport) -> Vec<SarifResult> {
     }
     for argument in &unlisted.arguments {
         let mut result = note(
-            "coverage/argument-not-listed",
+            "coverage.argument_not_listed",
             Subject::new("tool", &argument.tool),
             format!(
                 "Argument `{}` was sent to tool `{}`, whose input schema does not name it: add \
@@ -278,14 +278,14 @@ fn not_listed(server: &ServerReport) -> Vec<SarifResult> {
     }
     for prompt in &unlisted.prompts {
         results.push(note(
-            "coverage/prompt-not-listed",
+            "coverage.prompt_not_listed",
             Subject::new("prompt", prompt),
             format!("Prompt `{prompt}` was got but prompts/list does not name it: list it."),
         ));
     }
     for uri in &unlisted.resources {
         results.push(note(
-            "coverage/resource-not-listed",
+            "coverage.resource_not_listed",
             Subject::new("resource", uri),
             format!(
                 "Resource {uri} was read but is neither listed nor of a listed template: list \
@@ -395,24 +395,24 @@ mod tests {
         assert_eq!(
             found,
             [
-                note("coverage/tool-never-called", "weather/tool/alerts"),
+                note("coverage.tool_never_called", "weather/tool/alerts"),
                 note(
-                    "coverage/argument-never-sent",
+                    "coverage.argument_never_sent",
                     "weather/tool/forecast/inputSchema/properties/hourly"
                 ),
                 note(
-                    "coverage/value-never-sent",
+                    "coverage.value_never_sent",
                     "weather/tool/forecast/inputSchema/properties/units"
                 ),
-                note("coverage/outcome-never-seen", "weather/tool/forecast"),
-                note("coverage/prompt-never-got", "weather/prompt/summary"),
+                note("coverage.outcome_never_seen", "weather/tool/forecast"),
+                note("coverage.prompt_never_got", "weather/prompt/summary"),
                 note(
-                    "coverage/template-never-read",
+                    "coverage.template_never_read",
                     "weather/resource template/weather://{city}"
                 ),
-                note("coverage/tool-not-listed", "weather/tool/debug"),
+                note("coverage.tool_not_listed", "weather/tool/debug"),
                 note(
-                    "coverage/argument-not-listed",
+                    "coverage.argument_not_listed",
                     "weather/tool/forecast/inputSchema/properties/days"
                 ),
             ]
@@ -448,7 +448,7 @@ mod tests {
             .filter(|(_, level, _)| level == "warning")
             .collect();
         let warning = (
-            "coverage/below-threshold".to_owned(),
+            "coverage.below_threshold".to_owned(),
             "warning".to_owned(),
             "weather".to_owned(),
         );
