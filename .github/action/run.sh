@@ -3,7 +3,8 @@
 # the binary (unless MCP_ASSURED_BIN names one), run `mcp-assured check` with a JUnit
 # report, then `mcp-assured snapshot --check` when a snapshot directory is given, then
 # `mcp-assured fuzz` (its JUnit report in INPUT_FUZZ_JUNIT) when INPUT_FUZZ is `true`, then
-# `mcp-assured lint` when INPUT_LINT is `true`. Exits with the first failing command's status (1 failed checks, snapshots or
+# `mcp-assured lint` when INPUT_LINT is `true`, then `mcp-assured coverage` when INPUT_COVERAGE
+# names a directory. Exits with the first failing command's status (1 failed checks, snapshots or
 # findings, 2 usage, 3 unreachable).
 #
 # Inputs, as the action passes them: INPUT_SERVER (a URL, or the command line that starts
@@ -14,7 +15,9 @@
 # too), INPUT_LINT_ARGS (more options for `lint`), INPUT_ARGS (more options for every command),
 # INPUT_SARIF (`true`: each of check, fuzz and lint writes INPUT_SARIF_DIR/<command>.sarif,
 # its results pointing to INPUT_SARIF_ARTIFACT, else to INPUT_CONFIG, else to the first word
-# of INPUT_SERVER that is a file).
+# of INPUT_SERVER that is a file), INPUT_COVERAGE (a directory of coverage records: the
+# commands record into it, then `mcp-assured coverage` reports it, with INPUT_COVERAGE_ARGS
+# and an HTML page at INPUT_COVERAGE_HTML).
 set -euo pipefail
 
 bin=${MCP_ASSURED_BIN:-}
@@ -80,6 +83,12 @@ if [[ ${INPUT_SARIF:-false} == true ]]; then
     }
 fi
 
+# Coverage: every command records into the directory, reported last.
+if [[ -n ${INPUT_COVERAGE:-} ]]; then
+    mkdir -p "$INPUT_COVERAGE"
+    export MCP_ASSURED_COVERAGE=$INPUT_COVERAGE
+fi
+
 status=0
 mapfile -t check_sarif < <(sarif_options check)
 "$bin" check --junit "${INPUT_JUNIT:-mcp-assured-junit.xml}" "${check_options[@]}" "${check_sarif[@]}" \
@@ -124,6 +133,16 @@ if [[ ${INPUT_LINT:-false} == true ]]; then
     "$bin" lint "${lint_options[@]}" "${lint_sarif[@]}" "${options[@]}" "${target[@]}" || lint_status=$?
     if [[ $status -eq 0 ]]; then
         status=$lint_status
+    fi
+fi
+if [[ -n ${INPUT_COVERAGE:-} ]]; then
+    read -r -a coverage_options <<<"${INPUT_COVERAGE_ARGS:-}"
+    coverage_status=0
+    mapfile -t coverage_sarif < <(sarif_options coverage)
+    "$bin" coverage "$INPUT_COVERAGE" --html "${INPUT_COVERAGE_HTML:-mcp-assured-coverage.html}" \
+        "${coverage_sarif[@]}" "${coverage_options[@]}" || coverage_status=$?
+    if [[ $status -eq 0 ]]; then
+        status=$coverage_status
     fi
 fi
 exit "$status"

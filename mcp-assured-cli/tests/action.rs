@@ -121,6 +121,9 @@ fn the_action_passes_every_input_to_its_script() {
         "sarif",
         "sarif-dir",
         "sarif-artifact",
+        "coverage",
+        "coverage-args",
+        "coverage-html",
         "args",
         "junit",
     ] {
@@ -284,6 +287,63 @@ fn the_action_writes_sarif_for_code_scanning_when_asked() {
             "mcp-assured/fuzz/",
             "mcp-assured/lint/"
         ]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_action_reports_the_coverage_recorded_and_fails_below_a_threshold() {
+    let dir = std::env::temp_dir().join(format!(
+        "mcp-assured-action-coverage-{}-{}",
+        std::process::id(),
+        free_port().unwrap()
+    ));
+    let records = dir.join("records");
+    let html = dir.join("coverage.html");
+    let example = example_server_binary();
+    // What a test step recorded before: one call of `echo`.
+    let recorded = run(
+        &[
+            "call",
+            "echo",
+            "--args-json",
+            r#"{"message":"hi"}"#,
+            "--",
+            example.to_str().unwrap(),
+        ],
+        &[("MCP_ASSURED_COVERAGE", records.to_str().unwrap())],
+    );
+    assert!(recorded.status.success(), "{}", printed(&recorded));
+    let records = records.to_str().unwrap();
+    let junit = dir.join("junit.xml");
+    let run_with_minimum = |minimum: &str| {
+        let minimum = format!("--min-tools {minimum}");
+        action(&[
+            ("INPUT_SERVER", example.to_str().unwrap()),
+            ("INPUT_JUNIT", junit.to_str().unwrap()),
+            ("INPUT_COVERAGE", records),
+            ("INPUT_COVERAGE_ARGS", &minimum),
+            ("INPUT_COVERAGE_HTML", html.to_str().unwrap()),
+        ])
+    };
+    let passed = run_with_minimum("1");
+    assert!(passed.status.success(), "{}", printed(&passed));
+    let shown = printed(&passed);
+    assert!(
+        shown.contains("MCP surface coverage of mcp-assured-example"),
+        "{shown}"
+    );
+    // The test step's record, and those of `check`, merged.
+    assert!(!shown.contains("(1 record)"), "{shown}");
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("mcp-assured-example"), "{page}");
+
+    let failed = run_with_minimum("100");
+    assert_eq!(failed.status.code(), Some(1), "{}", printed(&failed));
+    assert!(
+        printed(&failed).contains("below the minimum of 100%"),
+        "{}",
+        printed(&failed)
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
