@@ -152,6 +152,10 @@
 //! JUnit XML, SARIF for code scanning (`Report::to_sarif`, the `sarif` feature) or one
 //! self-contained HTML page ([`html`]); `mcp-assured check` runs both from the shell.
 //!
+//! Which of a server's tools, arguments, values and outcomes a suite exercised, for a server
+//! in any language: `MCP_ASSURED_COVERAGE=DIR cargo test` records it, `mcp-assured coverage
+//! DIR` reports it (see [`coverage`]).
+//!
 //! Failures are one [`Error`] type whose messages say what happened: the HTTP status and
 //! `WWW-Authenticate` challenge of a refused connection, the JSON-RPC code of a rejected
 //! request, the request that timed out, the exit status and stderr of a server that died,

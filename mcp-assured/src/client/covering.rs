@@ -58,6 +58,9 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Covering<T> {
     }
 }
 
+/// How long each listing at close may take.
+const LISTING_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
 impl super::McpClient {
     /// Lists, for the coverage record, each kind of the server's surface it offers that no
     /// session of this client listed to the last page, so that the record holds all of it
@@ -73,6 +76,8 @@ impl super::McpClient {
         if self.is_closed() {
             return;
         }
+        // A server slow to list keeps the teardown waiting no longer than this a kind.
+        let client = self.with_timeout(self.timeout.min(LISTING_TIMEOUT));
         let info = self.server_info();
         let server = ServerId {
             name: info.name.clone(),
@@ -91,10 +96,10 @@ impl super::McpClient {
             }
             // What fails here fails the suite's own calls too: the record goes without it.
             let _ = match kind {
-                Kind::Tools => self.list_tools().await.map(drop),
-                Kind::Prompts => self.list_prompts().await.map(drop),
-                Kind::Resources => self.list_resources().await.map(drop),
-                Kind::Templates => self.list_resource_templates().await.map(drop),
+                Kind::Tools => client.list_tools().await.map(drop),
+                Kind::Prompts => client.list_prompts().await.map(drop),
+                Kind::Resources => client.list_resources().await.map(drop),
+                Kind::Templates => client.list_resource_templates().await.map(drop),
             };
         }
     }
