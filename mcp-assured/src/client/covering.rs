@@ -6,14 +6,14 @@
 
 use rmcp::{
     RoleClient,
-    model::JsonRpcMessage,
+    model::{ClientRequest, JsonRpcMessage, RequestId, ServerResult},
     service::{RxJsonRpcMessage, TxJsonRpcMessage},
     transport::Transport,
 };
 
 use crate::coverage::{
     ServerId,
-    recorder::{Kind, SessionCoverage},
+    recorder::{CallResult, Kind, SessionCoverage},
 };
 
 pub(crate) struct Covering<T> {
@@ -35,20 +35,44 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Covering<T> {
         item: TxJsonRpcMessage<RoleClient>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         if let Some(session) = &mut self.session
-            && let JsonRpcMessage::Request(_) = &item
-            && let Ok(json) = serde_json::to_value(&item)
+            && let JsonRpcMessage::Request(request) = &item
         {
-            session.sent(&json);
+            // A call, the request sent most, read as rmcp holds it; the rest as JSON.
+            match &request.request {
+                ClientRequest::CallToolRequest(call) => session.sent_call(
+                    id_key(&request.id),
+                    &call.params.name,
+                    call.params.arguments.as_ref(),
+                ),
+                _ => {
+                    if let Ok(json) = serde_json::to_value(&item) {
+                        session.sent(&json);
+                    }
+                }
+            }
         }
         self.inner.send(item)
     }
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
         let message = self.inner.receive().await?;
-        if let Some(session) = &mut self.session
-            && let Ok(json) = serde_json::to_value(&message)
-        {
-            session.received(&json);
+        if let Some(session) = &mut self.session {
+            let handled = match &message {
+                JsonRpcMessage::Response(response) => match &response.result {
+                    ServerResult::CallToolResult(result) => session.received_call_result(
+                        &id_key(&response.id),
+                        CallResult {
+                            is_error: result.is_error == Some(true),
+                            structured: result.structured_content.as_ref(),
+                        },
+                    ),
+                    _ => false,
+                },
+                _ => false,
+            };
+            if !handled && let Ok(json) = serde_json::to_value(&message) {
+                session.received(&json);
+            }
         }
         Some(message)
     }
@@ -56,6 +80,11 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Covering<T> {
     async fn close(&mut self) -> Result<(), Self::Error> {
         self.inner.close().await
     }
+}
+
+/// A request id as the recorder keys it: its JSON text, as it reads ids from JSON too.
+fn id_key(id: &RequestId) -> String {
+    serde_json::to_string(id).unwrap_or_default()
 }
 
 /// How long each listing at close may take.

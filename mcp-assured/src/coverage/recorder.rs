@@ -13,7 +13,7 @@ use std::{
     time::{SystemTime, UNIX_EPOCH},
 };
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::record::{MAX_VALUES, Record, ServerCoverage, ServerId, ToolSurface};
 use crate::schema::{self, Schema};
@@ -254,7 +254,7 @@ impl SessionCoverage {
             "resources/templates/list" => Pending::List(Kind::Templates),
             "tools/call" => {
                 let tool = name("name");
-                self.called(&tool, params.get("arguments"));
+                self.called(&tool, params.get("arguments").and_then(Value::as_object));
                 Pending::Call(tool)
             }
             "prompts/get" => Pending::GetPrompt(name("name")),
@@ -262,6 +262,32 @@ impl SessionCoverage {
             _ => return,
         };
         self.pending.insert(id.to_string(), pending);
+    }
+
+    /// A `tools/call` the client sends, with request id `id` (its JSON text).
+    pub(crate) fn sent_call(
+        &mut self,
+        id: String,
+        tool: &str,
+        arguments: Option<&Map<String, Value>>,
+    ) {
+        self.called(tool, arguments);
+        self.pending.insert(id, Pending::Call(tool.to_owned()));
+    }
+
+    /// A `tools/call` result for request `id` (its JSON text); `false`, and nothing
+    /// recorded, when `id` is not a `tools/call` on its way.
+    pub(crate) fn received_call_result(&mut self, id: &str, result: CallResult<'_>) -> bool {
+        if !matches!(self.pending.get(id), Some(Pending::Call(_))) {
+            return false;
+        }
+        let Some(Pending::Call(tool)) = self.pending.remove(id) else {
+            unreachable!("checked above")
+        };
+        if let Some(server) = self.server.clone() {
+            self.answered(&server, &tool, Some(result));
+        }
+        true
     }
 
     /// A message from the server.
@@ -307,7 +333,9 @@ impl SessionCoverage {
         };
         match (pending, result) {
             (Pending::List(kind), Some(result)) => self.listed(&server, kind, result),
-            (Pending::Call(tool), result) => self.answered(&server, &tool, result),
+            (Pending::Call(tool), result) => {
+                self.answered(&server, &tool, result.map(CallResult::of));
+            }
             (Pending::GetPrompt(name), Some(_)) => self.sink.with_server(&server, |coverage| {
                 *coverage.exercised.prompts.entry(name).or_default() += 1;
             }),
@@ -393,7 +421,7 @@ impl SessionCoverage {
     }
 
     /// A `tools/call` going out: the tool, its arguments present and their values.
-    fn called(&mut self, tool: &str, arguments: Option<&Value>) {
+    fn called(&mut self, tool: &str, arguments: Option<&Map<String, Value>>) {
         let Some(server) = &self.server else { return };
         self.sink.with_server(server, |coverage| {
             let listed = coverage
@@ -401,39 +429,49 @@ impl SessionCoverage {
                 .tools
                 .as_ref()
                 .and_then(|tools| tools.get(tool));
-            let mut use_ = coverage.exercised.tools.remove(tool).unwrap_or_default();
+            let use_ = match coverage.exercised.tools.get_mut(tool) {
+                Some(use_) => use_,
+                None => coverage.exercised.tools.entry(tool.to_owned()).or_default(),
+            };
             use_.calls += 1;
-            if let Some(arguments) = arguments.and_then(Value::as_object) {
-                for (name, value) in arguments {
-                    let argument = use_.arguments.entry(name.clone()).or_default();
-                    argument.present += 1;
-                    if value.is_object() || value.is_array() {
-                        continue;
-                    }
-                    let listed_value = listed
-                        .and_then(|tool| tool.arguments.get(name))
-                        .is_some_and(|listed| listed.values.contains(value));
-                    let text = value.to_string();
-                    if let Some(count) = argument.values.get_mut(&text) {
-                        *count += 1;
-                    } else if listed_value || argument.values.len() < MAX_VALUES {
-                        argument.values.insert(text, 1);
-                    }
+            for (name, value) in arguments.into_iter().flatten() {
+                let argument = match use_.arguments.get_mut(name) {
+                    Some(argument) => argument,
+                    None => use_.arguments.entry(name.clone()).or_default(),
+                };
+                argument.present += 1;
+                if value.is_object() || value.is_array() {
+                    continue;
+                }
+                let text = value.to_string();
+                if let Some(count) = argument.values.get_mut(&text) {
+                    *count += 1;
+                    continue;
+                }
+                let listed_value = listed
+                    .and_then(|tool| tool.arguments.get(name))
+                    .is_some_and(|listed| listed.values.contains(value));
+                if listed_value || argument.values.len() < MAX_VALUES {
+                    argument.values.insert(text, 1);
                 }
             }
-            coverage.exercised.tools.insert(tool.to_owned(), use_);
         });
     }
 
     /// The answer to a `tools/call`: a result (error or not, its output checked against the
-    /// output schema listed), or a JSON-RPC error (`result` is `None`).
-    fn answered(&mut self, server: &ServerId, tool: &str, result: Option<&Value>) {
+    /// output schema listed), or a JSON-RPC error (`None`).
+    fn answered(&mut self, server: &ServerId, tool: &str, result: Option<CallResult<'_>>) {
         let output = match result {
-            Some(result) if !is_error(result) => Some(self.check_output(server, tool, result)),
+            Some(result) if !result.is_error => {
+                Some(self.check_output(server, tool, result.structured))
+            }
             _ => None,
         };
         self.sink.with_server(server, |coverage| {
-            let use_ = coverage.exercised.tools.entry(tool.to_owned()).or_default();
+            let use_ = match coverage.exercised.tools.get_mut(tool) {
+                Some(use_) => use_,
+                None => coverage.exercised.tools.entry(tool.to_owned()).or_default(),
+            };
             match (result, output) {
                 (None, _) => use_.outcomes.protocol_error += 1,
                 (Some(_), None) => use_.outcomes.is_error += 1,
@@ -491,7 +529,7 @@ impl SessionCoverage {
     }
 
     /// A successful result's structured output against the tool's output schema.
-    fn check_output(&self, server: &ServerId, tool: &str, result: &Value) -> Output {
+    fn check_output(&self, server: &ServerId, tool: &str, structured: Option<&Value>) -> Output {
         let compiled = {
             let mut state = lock(&self.sink.0.state);
             let listed = state
@@ -515,7 +553,6 @@ impl SessionCoverage {
                             .entry(tool.to_owned())
                             .or_default();
                         if waiting.len() < MAX_WAITING {
-                            let structured = result.get("structuredContent");
                             waiting.push(structured.cloned().unwrap_or(Value::Null));
                         }
                     }
@@ -531,9 +568,8 @@ impl SessionCoverage {
                 }
             }
         };
-        let conforms = result
-            .get("structuredContent")
-            .is_some_and(|structured| compiled.violations(structured).is_empty());
+        let conforms =
+            structured.is_some_and(|structured| compiled.violations(structured).is_empty());
         if conforms {
             Output::Valid
         } else {
@@ -542,6 +578,18 @@ impl SessionCoverage {
     }
 }
 
-fn is_error(result: &Value) -> bool {
-    result.get("isError").and_then(Value::as_bool) == Some(true)
+/// What the record needs of a `tools/call` result.
+#[derive(Clone, Copy)]
+pub(crate) struct CallResult<'a> {
+    pub(crate) is_error: bool,
+    pub(crate) structured: Option<&'a Value>,
+}
+
+impl<'a> CallResult<'a> {
+    fn of(result: &'a Value) -> CallResult<'a> {
+        CallResult {
+            is_error: result.get("isError").and_then(Value::as_bool) == Some(true),
+            structured: result.get("structuredContent"),
+        }
+    }
 }
