@@ -516,3 +516,35 @@ fn the_weather_server_s_own_suite_reports_what_it_exercised() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A fuzz run records into the same directory as the suite: its calls are counted too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fuzz_run_records_its_calls_too() {
+    let dir = records_dir("fuzz");
+    let client = mcp_assured::McpAssured::client()
+        .service(mcp_assured_examples::ExampleServer::new())
+        .coverage_to(&dir)
+        .build()
+        .await
+        .unwrap();
+    let report = client.fuzz().tool("echo").cases(10).seed(1).run().await;
+    client.close().await.unwrap();
+    assert!(report.entry("fuzz.run").is_some());
+    let coverage = Coverage::load(&dir).unwrap().report();
+    let example = server(&coverage, "mcp-assured-example");
+    let echo = example
+        .tool_calls
+        .iter()
+        .find(|row| row.name == "echo")
+        .unwrap();
+    // Ten valid inputs and ten invalid ones at least.
+    assert!(echo.calls >= 20, "{example}");
+    assert!(echo.outcomes.success > 0, "{example}");
+    assert!(
+        !example.uncovered.tools.contains(&"echo".to_owned()),
+        "{example}"
+    );
+    // Only `echo` was fuzzed: the other tools are still to cover.
+    assert!(!example.uncovered.tools.is_empty(), "{example}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
