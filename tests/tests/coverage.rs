@@ -290,6 +290,56 @@ fn assert_the_suite_s_coverage(report: &ServerReport) {
         ],
         "{shown}"
     );
+    // Which arguments each call had, and which values of those the schema lists.
+    let place = report
+        .tool_calls
+        .iter()
+        .find(|row| row.name == "place_order")
+        .unwrap();
+    let uses: Vec<(&str, bool, u64, u64, Vec<(serde_json::Value, u64)>)> = place
+        .argument_uses
+        .iter()
+        .map(|argument| {
+            let values = argument
+                .values
+                .iter()
+                .map(|value| (value.value.clone(), value.sent))
+                .collect();
+            let name = argument.name.as_str();
+            (
+                name,
+                argument.required,
+                argument.present,
+                argument.absent,
+                values,
+            )
+        })
+        .collect();
+    assert_eq!(
+        uses,
+        [
+            (
+                "gift",
+                false,
+                2,
+                1,
+                vec![(json!(false), 1), (json!(true), 1)]
+            ),
+            ("item", true, 3, 0, vec![]),
+            (
+                "size",
+                true,
+                3,
+                0,
+                vec![
+                    (json!("small"), 2),
+                    (json!("medium"), 1),
+                    (json!("large"), 0)
+                ]
+            ),
+        ],
+        "{shown}"
+    );
     let quote = report
         .tool_calls
         .iter()

@@ -86,8 +86,8 @@ pub use record::{
 };
 pub use recorder::ENV;
 pub use report::{
-    ArgumentRef, CoverageReport, Outcome, OutcomeRef, ServerReport, Shortfall, Tally, Thresholds,
-    ToolRow, Uncovered, Unlisted, ValueRef,
+    ArgumentRef, ArgumentRow, CoverageReport, Outcome, OutcomeRef, ServerReport, Shortfall, Tally,
+    Thresholds, ToolRow, Uncovered, Unlisted, ValueRef,
 };
 
 /// The records of a directory, merged by server.

@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{
-    record::{Outcomes, OutputChecks, ServerCoverage, ServerId},
+    record::{Outcomes, OutputChecks, ServerCoverage, ServerId, ToolSurface, ToolUse},
     uri_template,
 };
 
@@ -222,6 +222,83 @@ pub struct ToolRow {
     pub outcomes: Outcomes,
     /// Its structured outputs against its output schema (all zero when it declares none).
     pub output: OutputChecks,
+    /// Each argument, listed or sent, in name order: how often present and absent, and the
+    /// values sent of those the schema lists.
+    pub argument_uses: Vec<ArgumentRow>,
+}
+
+/// One argument of one tool's calls.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+pub struct ArgumentRow {
+    /// The argument's name.
+    pub name: String,
+    /// Whether the tool's input schema names it.
+    pub listed: bool,
+    /// Whether the input schema requires it.
+    pub required: bool,
+    /// In how many calls it was present.
+    pub present: u64,
+    /// In how many it was absent.
+    pub absent: u64,
+    /// The values the schema lists (its enum, or `false` and `true`), each with how often
+    /// it was sent (0 for one never sent).
+    pub values: Vec<ValueCount>,
+}
+
+/// A listed value of an argument, and how often it was sent.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
+pub struct ValueCount {
+    /// The value.
+    pub value: Value,
+    /// How many calls sent it.
+    pub sent: u64,
+}
+
+/// Each argument of a tool, listed (`listed`) or sent (`used`), as the table shows it.
+fn argument_rows(listed: Option<&ToolSurface>, used: Option<&ToolUse>) -> Vec<ArgumentRow> {
+    let calls = used.map_or(0, |used| used.calls);
+    let mut names: Vec<&String> = listed
+        .map(|tool| tool.arguments.keys().collect())
+        .unwrap_or_default();
+    for name in used.into_iter().flat_map(|used| used.arguments.keys()) {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names.sort();
+    names
+        .into_iter()
+        .map(|name| {
+            let surface = listed.and_then(|tool| tool.arguments.get(name));
+            let sent = used.and_then(|used| used.arguments.get(name));
+            let present = sent.map_or(0, |sent| sent.present);
+            let values = surface
+                .map(|surface| {
+                    surface
+                        .values
+                        .iter()
+                        .map(|value| ValueCount {
+                            value: value.clone(),
+                            sent: sent
+                                .and_then(|sent| sent.values.get(&value.to_string()))
+                                .copied()
+                                .unwrap_or(0),
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            ArgumentRow {
+                name: name.clone(),
+                listed: surface.is_some(),
+                required: surface.is_some_and(|surface| surface.required),
+                present,
+                absent: calls.saturating_sub(present),
+                values,
+            }
+        })
+        .collect()
 }
 
 impl ServerReport {
@@ -314,6 +391,7 @@ impl ServerReport {
                     .filter(|_| tool.output_schema)
                     .map(|used| used.output.clone())
                     .unwrap_or_default(),
+                argument_uses: argument_rows(Some(tool), used),
             });
         }
         for (name, used) in &exercised.tools {
@@ -329,6 +407,7 @@ impl ServerReport {
                 values: Tally::new(0, 0),
                 outcomes: used.outcomes.clone(),
                 output: used.output.clone(),
+                argument_uses: argument_rows(None, Some(used)),
             });
         }
         tool_calls.sort_by(|a, b| a.name.cmp(&b.name));
@@ -637,6 +716,29 @@ impl fmt::Display for ServerReport {
                     ));
                 }
                 writeln!(f, "{}", line.trim_end())?;
+                if row.calls == 0 {
+                    continue;
+                }
+                let arguments: Vec<String> = row
+                    .argument_uses
+                    .iter()
+                    .map(|argument| {
+                        let mut text =
+                            format!("{} {}/{}", argument.name, argument.present, row.calls);
+                        if !argument.values.is_empty() {
+                            let values: Vec<String> = argument
+                                .values
+                                .iter()
+                                .map(|value| format!("{}×{}", value.value, value.sent))
+                                .collect();
+                            text.push_str(&format!(" ({})", values.join(" ")));
+                        }
+                        text
+                    })
+                    .collect();
+                if !arguments.is_empty() {
+                    writeln!(f, "    sent: {}", arguments.join(", "))?;
+                }
             }
         }
         Ok(())
