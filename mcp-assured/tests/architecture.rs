@@ -17,6 +17,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("report", 1),
     ("results", 2),
     ("cassette", 2),
+    ("coverage", 2),
     ("credentials", 2),
     ("tls", 2),
     ("decode", 2),

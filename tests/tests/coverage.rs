@@ -296,7 +296,9 @@ fn assert_the_suite_s_coverage(report: &ServerReport) {
         .iter()
         .find(|row| row.name == "place_order")
         .unwrap();
-    let uses: Vec<(&str, bool, u64, u64, Vec<(serde_json::Value, u64)>)> = place
+    // (name, required, present, absent, [(value, times sent)])
+    type Use<'a> = (&'a str, bool, u64, u64, Vec<(serde_json::Value, u64)>);
+    let uses: Vec<Use<'_>> = place
         .argument_uses
         .iter()
         .map(|argument| {

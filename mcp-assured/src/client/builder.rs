@@ -687,7 +687,7 @@ fn coverage(choice: Option<Option<PathBuf>>) -> Result<Option<CoverageSink>> {
     };
     CoverageSink::in_dir(&dir).map(Some).map_err(|error| {
         let named_by = if from_env {
-            format!(" (named by {})", crate::coverage::ENV)
+            format!(" (named by {})", crate::coverage::recorder::ENV)
         } else {
             String::new()
         };

@@ -25,7 +25,7 @@ use super::{
     taping::{Tape, Taping},
 };
 use crate::{
-    coverage::{ServerId, recorder::CoverageSink},
+    coverage::{record::ServerId, recorder::CoverageSink},
     error::{Error, Result},
     transport::{
         Owned, Reopenable, Target,

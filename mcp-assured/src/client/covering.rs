@@ -12,7 +12,7 @@ use rmcp::{
 };
 
 use crate::coverage::{
-    ServerId,
+    record::ServerId,
     recorder::{CallResult, Kind, SessionCoverage},
 };
 

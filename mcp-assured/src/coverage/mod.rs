@@ -72,9 +72,9 @@ use std::{
     path::{Path, PathBuf},
 };
 
-mod record;
+pub(crate) mod record;
 pub(crate) mod recorder;
-mod report;
+pub(crate) mod report;
 mod uri_template;
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::escape::escape;
-use crate::coverage::{CoverageReport, ServerReport, Shortfall, Tally};
+use crate::coverage::report::{CoverageReport, ServerReport, Shortfall, Tally};
 
 /// The shortfalls' section (when there is one), then one section per server.
 pub(super) fn sections(report: &CoverageReport, below: &[Shortfall]) -> Vec<String> {
@@ -288,14 +288,18 @@ mod tests {
     use serde_json::json;
 
     use crate::{
-        coverage::{Coverage, Record, ServerCoverage, ServerId, Thresholds, ToolSurface},
+        coverage::{
+            Coverage,
+            record::{Record, ServerCoverage, ServerId, ToolSurface},
+            report::Thresholds,
+        },
         html::HtmlReport,
     };
 
     /// A server of two tools, one called (without its enum's second value, never with an
     /// `isError` result, and with an argument it does not list), a tool called but not
     /// listed, a prompt never got, and a notification.
-    fn report() -> crate::coverage::CoverageReport {
+    fn report() -> crate::coverage::report::CoverageReport {
         let mut record = ServerCoverage::new(ServerId {
             name: "weather<x>".into(),
             version: "1.0.0".into(),

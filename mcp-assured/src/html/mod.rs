@@ -42,7 +42,7 @@ use std::{fmt::Write as _, io, path::Path};
 
 use self::escape::escape;
 use crate::{
-    coverage::{CoverageReport, Shortfall},
+    coverage::report::{CoverageReport, Shortfall},
     report::Report,
 };
 

@@ -6,7 +6,7 @@
 //! template.
 
 use super::{Level, Rule, Sarif, SarifResult, Subject};
-use crate::coverage::{CoverageReport, Outcome, ServerReport, Shortfall};
+use crate::coverage::report::{CoverageReport, Outcome, ServerReport, Shortfall};
 
 /// Where coverage is told about.
 const HELP: &str = "https://docs.rs/mcp-assured/latest/mcp_assured/coverage/index.html";
@@ -303,7 +303,9 @@ mod tests {
     use serde_json::{Value, json};
 
     use crate::coverage::{
-        Coverage, CoverageReport, Record, ServerCoverage, ServerId, Thresholds, ToolSurface,
+        Coverage,
+        record::{Record, ServerCoverage, ServerId, ToolSurface},
+        report::{CoverageReport, Thresholds},
     };
 
     /// A server `name` of two tools, `forecast` called with `city` and `units: "metric"`
