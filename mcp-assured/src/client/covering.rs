@@ -87,7 +87,7 @@ fn id_key(id: &RequestId) -> String {
     serde_json::to_string(id).unwrap_or_default()
 }
 
-/// How long each listing at close may take.
+/// How long the listings at close may take, in all.
 const LISTING_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 impl super::McpClient {
@@ -105,31 +105,38 @@ impl super::McpClient {
         if self.is_closed() {
             return;
         }
-        // A server slow to list keeps the teardown waiting no longer than this a kind.
+        // A server slow to list, or hung, keeps the teardown waiting no longer than this
+        // in all; the first listing that fails ends them.
         let client = self.with_timeout(self.timeout.min(LISTING_TIMEOUT));
-        let info = self.server_info();
-        let server = ServerId {
-            name: info.name.clone(),
-            version: info.version.clone(),
-        };
-        let offered = &info.capabilities;
-        for kind in sink.unlisted(&server) {
-            let offered = match kind {
-                Kind::Tools => offered.tools.is_some(),
-                Kind::Prompts => offered.prompts.is_some(),
-                Kind::Resources | Kind::Templates => offered.resources.is_some(),
+        let listing = async {
+            let info = client.server_info();
+            let server = ServerId {
+                name: info.name.clone(),
+                version: info.version.clone(),
             };
-            if !offered {
-                sink.offers_none(&server, kind);
-                continue;
+            let offered = &info.capabilities;
+            for kind in sink.unlisted(&server) {
+                let offered = match kind {
+                    Kind::Tools => offered.tools.is_some(),
+                    Kind::Prompts => offered.prompts.is_some(),
+                    Kind::Resources | Kind::Templates => offered.resources.is_some(),
+                };
+                if !offered {
+                    sink.offers_none(&server, kind);
+                    continue;
+                }
+                let listed = match kind {
+                    Kind::Tools => client.list_tools().await.map(drop),
+                    Kind::Prompts => client.list_prompts().await.map(drop),
+                    Kind::Resources => client.list_resources().await.map(drop),
+                    Kind::Templates => client.list_resource_templates().await.map(drop),
+                };
+                // What fails here fails the suite's own calls too: the record goes without.
+                if listed.is_err() {
+                    break;
+                }
             }
-            // What fails here fails the suite's own calls too: the record goes without it.
-            let _ = match kind {
-                Kind::Tools => client.list_tools().await.map(drop),
-                Kind::Prompts => client.list_prompts().await.map(drop),
-                Kind::Resources => client.list_resources().await.map(drop),
-                Kind::Templates => client.list_resource_templates().await.map(drop),
-            };
-        }
+        };
+        let _ = tokio::time::timeout(LISTING_TIMEOUT, listing).await;
     }
 }
