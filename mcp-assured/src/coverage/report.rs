@@ -227,6 +227,30 @@ pub struct ToolRow {
     pub argument_uses: Vec<ArgumentRow>,
 }
 
+impl ToolRow {
+    /// Each argument as sent of the calls, with the listed values' counts:
+    /// `city 2/2, units 1/2 ("metric"×1 "imperial"×0)`; empty for a tool with none.
+    pub fn arguments_sent(&self) -> String {
+        let arguments: Vec<String> = self
+            .argument_uses
+            .iter()
+            .map(|argument| {
+                let mut text = format!("{} {}/{}", argument.name, argument.present, self.calls);
+                if !argument.values.is_empty() {
+                    let values: Vec<String> = argument
+                        .values
+                        .iter()
+                        .map(|value| format!("{}×{}", value.value, value.sent))
+                        .collect();
+                    text.push_str(&format!(" ({})", values.join(" ")));
+                }
+                text
+            })
+            .collect();
+        arguments.join(", ")
+    }
+}
+
 /// One argument of one tool's calls.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "json-schema", derive(schemars::JsonSchema))]
@@ -719,25 +743,9 @@ impl fmt::Display for ServerReport {
                 if row.calls == 0 {
                     continue;
                 }
-                let arguments: Vec<String> = row
-                    .argument_uses
-                    .iter()
-                    .map(|argument| {
-                        let mut text =
-                            format!("{} {}/{}", argument.name, argument.present, row.calls);
-                        if !argument.values.is_empty() {
-                            let values: Vec<String> = argument
-                                .values
-                                .iter()
-                                .map(|value| format!("{}×{}", value.value, value.sent))
-                                .collect();
-                            text.push_str(&format!(" ({})", values.join(" ")));
-                        }
-                        text
-                    })
-                    .collect();
+                let arguments = row.arguments_sent();
                 if !arguments.is_empty() {
-                    writeln!(f, "    sent: {}", arguments.join(", "))?;
+                    writeln!(f, "    sent: {arguments}")?;
                 }
             }
         }

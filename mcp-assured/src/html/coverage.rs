@@ -232,7 +232,7 @@ fn tools(server: &ServerReport) -> String {
          <th class=\"number\">Success</th><th class=\"number\">isError</th>\
          <th class=\"number\">JSON-RPC errors</th><th class=\"number\">Output valid</th>\
          <th class=\"number\">Output invalid</th><th class=\"number\">Output unchecked</th>\
-         </tr></thead>\n<tbody>\n",
+         <th>Arguments sent (of the calls; the listed values)</th></tr></thead>\n<tbody>\n",
     );
     for row in &server.tool_calls {
         let unlisted = if row.listed { "" } else { " (not listed)" };
@@ -246,7 +246,8 @@ fn tools(server: &ServerReport) -> String {
             "<tr><td><code>{name}</code>{unlisted}</td><td class=\"number\">{calls}</td>\
              <td class=\"number\">{success}</td><td class=\"number\">{is_error}</td>\
              <td class=\"number\">{protocol}</td><td class=\"number\">{valid}</td>\
-             <td class=\"number{invalid}\">{invalid_count}</td><td class=\"number\">{unchecked}</td></tr>",
+             <td class=\"number{invalid}\">{invalid_count}</td><td class=\"number\">{unchecked}</td>\
+             <td>{arguments}</td></tr>",
             name = escape(&row.name),
             calls = row.calls,
             success = row.outcomes.success,
@@ -255,6 +256,7 @@ fn tools(server: &ServerReport) -> String {
             valid = row.output.valid,
             invalid_count = row.output.invalid,
             unchecked = row.output.unchecked,
+            arguments = escape(&row.arguments_sent()),
         );
     }
     html.push_str("</tbody>\n</table>\n");
@@ -447,6 +449,11 @@ mod tests {
             page.contains(
                 "<tr><td><code>notifications/message</code></td><td class=\"number\">3</td></tr>"
             ),
+            "{page}"
+        );
+        // Each argument as sent of the calls, the listed values counted.
+        assert!(
+            page.contains("<td>city 2/2, days 1/2, units 1/2 (&quot;metric&quot;×1 &quot;imperial&quot;×0)</td>"),
             "{page}"
         );
     }
