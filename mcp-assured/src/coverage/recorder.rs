@@ -284,8 +284,8 @@ impl SessionCoverage {
         let Some(Pending::Call(tool)) = self.pending.remove(id) else {
             unreachable!("checked above")
         };
-        if let Some(server) = self.server.clone() {
-            self.answered(&server, &tool, Some(result));
+        if let Some(server) = &self.server {
+            self.answered(server, &tool, Some(result));
         }
         true
     }
@@ -386,14 +386,7 @@ impl SessionCoverage {
                     .or_default()
                     .extend(schemas);
                 self.check_waiting(server, &listed);
-                self.sink.with_server(server, |coverage| {
-                    let mut listed = super::record::Surface {
-                        tools: Some(tools),
-                        ..Default::default()
-                    };
-                    std::mem::swap(&mut listed, &mut coverage.listed);
-                    coverage.listed.merge(listed);
-                });
+                self.merge_listed(server, |surface| surface.tools = Some(tools));
             }
             Kind::Prompts => self.merge_listed(server, |surface| {
                 surface.prompts = Some(names("prompts", "name"));
@@ -460,7 +453,7 @@ impl SessionCoverage {
 
     /// The answer to a `tools/call`: a result (error or not, its output checked against the
     /// output schema listed), or a JSON-RPC error (`None`).
-    fn answered(&mut self, server: &ServerId, tool: &str, result: Option<CallResult<'_>>) {
+    fn answered(&self, server: &ServerId, tool: &str, result: Option<CallResult<'_>>) {
         let output = match result {
             Some(result) if !result.is_error => {
                 Some(self.check_output(server, tool, result.structured))
